@@ -1,0 +1,66 @@
+// The one currency of klint: every stage (front-end, validation, rules, later
+// reflection and the runner) reports through Diagnostic.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace klint {
+
+enum class Severity { Note, Warning, Error };
+enum class Category { Correctness, Portability, Performance, Input };
+
+std::string_view to_string(Severity severity);
+std::string_view to_string(Category category);
+
+// Metadata of a rule. Diagnostics point at their RuleInfo, so rule identity is
+// an address, never a compared string. `doc` is Markdown with the sections
+// What it finds / Why it matters / Bad / Fix / Exceptions.
+struct RuleInfo {
+  std::string_view id;
+  Category category;
+  Severity default_severity;
+  std::string_view summary;
+  std::string_view doc;
+};
+
+// Diagnostics that no rule object produces: the front-end and the validator
+// emit them, the registry lists them with the rules.
+extern const RuleInfo kCompileError;
+extern const RuleInfo kInvalidSpirv;
+extern const RuleInfo kInternalError;
+
+// A place in a file. line and column are 1-based; 0 means unknown. When the
+// file has no text to show (a .spv without line info), `excerpt` holds what to
+// show instead, e.g. the disassembled instruction.
+struct Location {
+  std::string file;
+  uint32_t line = 0;
+  uint32_t column = 0;
+  uint32_t end_column = 0;  // exclusive; 0 when only the start is known
+  std::string excerpt;
+
+  bool has_line() const { return line != 0; }
+  friend bool operator==(const Location&, const Location&) = default;
+};
+
+struct Note {
+  Location location;
+  std::string message;
+};
+
+struct Diagnostic {
+  const RuleInfo* rule = nullptr;
+  Severity severity = Severity::Error;
+  std::string message;
+  Location location;
+  std::vector<Note> notes;
+  std::string fix_title;
+};
+
+// Deterministic order for output: file, line, column, rule id, message.
+bool diagnostic_less(const Diagnostic& a, const Diagnostic& b);
+
+}  // namespace klint

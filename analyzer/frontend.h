@@ -1,0 +1,64 @@
+// Turns a shader file into SPIR-V: GLSL and HLSL through glslang in-process
+// (with line info, through #include too), .spv as read, .spvasm through the
+// SPIRV-Tools assembler.
+#pragma once
+
+#include <spirv-tools/libspirv.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analyzer/diagnostic.h"
+#include "analyzer/source.h"
+
+namespace klint {
+
+enum class Language { Glsl, Hlsl, SpirvBinary, SpirvAssembly };
+
+enum class TargetEnv { Vulkan1_0, Vulkan1_1, Vulkan1_2, Vulkan1_3 };
+// "vulkan1.0" .. "vulkan1.3", as glslc spells them.
+std::optional<TargetEnv> parse_target_env(std::string_view text);
+spv_target_env to_spv_env(TargetEnv env);
+
+// The glslc options klint accepts, so that users can paste their build flags.
+struct CompileOptions {
+  std::vector<std::string> include_dirs;                          // -I DIR
+  std::vector<std::pair<std::string, std::string>> defines;      // -DNAME[=VALUE]; VALUE "" when absent
+  TargetEnv target_env = TargetEnv::Vulkan1_3;                    // --target-env
+  bool force_compute = false;                                     // -fshader-stage=compute
+  std::string entry_point = "main";                               // --entry (HLSL)
+};
+
+// What the file holds, judged from its name: .comp/.glsl GLSL, .hlsl/.hlsli
+// HLSL, .spv binary, .spvasm assembly; with force_compute any other name is
+// GLSL. nullopt when klint does not lint such files.
+std::optional<Language> language_for_path(const std::string& path, bool force_compute);
+
+// The stage a GLSL file's name gives (.vert, .frag, ...), when it is not compute.
+// Used to skip non-compute shaders named explicitly on the command line.
+std::optional<std::string> non_compute_stage_for_path(const std::string& path);
+
+struct CompiledShader {
+  bool ok = false;
+  std::vector<uint32_t> spirv;
+  // compile-error (and invalid-spirv for undecodable .spv/.spvasm) at the
+  // compiler's file:line, paths as the user wrote them.
+  std::vector<Diagnostic> diagnostics;
+  // The main file and every file it included.
+  std::vector<std::string> files;
+  // For .spvasm: the 1-based source line of each instruction, indexed by its
+  // ordinal - 1 (see ir::Module::for_each_instruction). Empty otherwise.
+  std::vector<uint32_t> assembly_lines;
+  // Set when the shader is not a compute shader (e.g. "vertex"); it is skipped.
+  std::optional<std::string> non_compute_stage;
+};
+
+// Compiles `path`, whose content is `text`. Every file read (the shader and its
+// includes) is registered in `sources` for excerpts. Never throws.
+CompiledShader compile(const std::string& path, const std::string& text, Language language,
+                       const CompileOptions& options, SourceCache& sources);
+
+}  // namespace klint

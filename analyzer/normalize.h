@@ -1,0 +1,18 @@
+// Rewrites a valid module into the form analyses prefer: everything inlined
+// into the entry points, locals in SSA form, constants propagated, and dead
+// branches removed. Line info is kept.
+#pragma once
+
+#include <spirv-tools/libspirv.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace klint {
+
+std::optional<std::vector<uint32_t>> normalize(const std::vector<uint32_t>& spirv, spv_target_env env,
+                                               std::string* error);
+
+}  // namespace klint
