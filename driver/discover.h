@@ -1,0 +1,38 @@
+// Finds the files to lint from the command line's paths.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analyzer/frontend.h"
+
+namespace klint {
+
+struct InputFile {
+  std::string path;       // as the user would write it: relative paths stay relative
+  Language language;
+  bool named_explicitly;  // given on the command line rather than found in a directory
+};
+
+// A one-line message about an input that is not linted: an error (missing,
+// unreadable, symlink loop) or a note (a non-compute shader, skipped).
+struct InputMessage {
+  std::string path;
+  std::string reason;
+  bool is_error = true;
+};
+
+struct Discovery {
+  std::vector<InputFile> files;         // sorted by path, each file once
+  std::vector<InputMessage> messages;   // in the order found
+};
+
+// Directories are walked recursively in sorted order; in them only files that
+// hold a compute shader are taken (.comp, .spv, .spvasm; .glsl and .hlsl when
+// they contain a compute entry point, so include-only headers are passed over).
+// Symbolic links are followed, a directory already being walked is reported as
+// a symlink loop and not entered again. A path named explicitly is always
+// linted if klint knows its language (see language_for_path).
+Discovery discover_inputs(const std::vector<std::string>& paths, bool force_compute);
+
+}  // namespace klint

@@ -1,0 +1,30 @@
+// The per-file pipeline: read, compile, validate, normalize, model, run rules.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analyzer/diagnostic.h"
+#include "analyzer/frontend.h"
+#include "analyzer/source.h"
+#include "driver/discover.h"
+#include "rules/rule.h"
+
+namespace klint {
+
+struct LintOptions {
+  CompileOptions compile;
+  RuleSelection selection;
+  RuleOptions rule_options;
+};
+
+struct FileReport {
+  std::string path;
+  std::vector<Diagnostic> diagnostics;   // sorted with diagnostic_less
+  std::vector<InputMessage> messages;    // unreadable, or skipped as not compute
+};
+
+FileReport lint_file(const InputFile& input, const LintOptions& options, SourceCache& sources);
+
+}  // namespace klint

@@ -1,0 +1,34 @@
+// The default output, as clang and rustc users know it:
+//   file:line:col: severity: message [rule-id]
+//     <source line>
+//     <caret or underline>
+//   file:line:col: note: ...
+#pragma once
+
+#include <ostream>
+#include <vector>
+
+#include "analyzer/diagnostic.h"
+#include "analyzer/source.h"
+#include "driver/discover.h"
+
+namespace klint {
+
+enum class ColorMode { Auto, Always, Never };
+
+// Whether to colour output written to `fd` (NO_COLOR and TERM=dumb honoured for Auto).
+bool use_color(ColorMode mode, int fd);
+
+struct TextStyle {
+  bool color = false;
+};
+
+void print_diagnostic(std::ostream& out, const Diagnostic& diagnostic, SourceCache& sources,
+                      const TextStyle& style);
+// `klint: error: PATH: REASON` (or `note:`), one line.
+void print_input_message(std::ostream& out, const InputMessage& message, const TextStyle& style);
+// e.g. "2 errors, 1 warning in 3 files (1 file could not be read)"; nothing when all is clean.
+void print_summary(std::ostream& out, const std::vector<Diagnostic>& diagnostics, size_t files_linted,
+                   size_t input_errors, const TextStyle& style);
+
+}  // namespace klint

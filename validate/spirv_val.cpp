@@ -1,0 +1,1 @@
+#include "validate/spirv_val.h"
