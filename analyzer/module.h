@@ -1,4 +1,109 @@
-// Placeholder: the rules' view of a module (IR plus lazily computed analyses).
+// The rules' view of a SPIR-V module: the IR, what its ids mean (names,
+// decorations, built-ins, definitions), where each instruction came from in the
+// source, and analyses computed on first use and cached.
 #pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "analyzer/cfg.h"
+#include "analyzer/diagnostic.h"
 #include "analyzer/ir/module.h"
-namespace klint { class Module; }
+
+namespace klint {
+
+class Uniformity;
+
+struct EntryPoint {
+  spv::ExecutionModel model;
+  std::string name;
+  const ir::Function* function = nullptr;
+  const ir::Instruction* instruction = nullptr;  // the OpEntryPoint
+};
+
+// Where the module came from, for locations: the file the user linted and, for
+// SPIR-V assembly, the text line of each instruction by ordinal.
+struct ModuleOrigin {
+  std::string path;
+  std::vector<uint32_t> assembly_lines;
+};
+
+class Module {
+ public:
+  Module(ir::Module ir, ModuleOrigin origin);
+  ~Module();
+  Module(const Module&) = delete;
+  Module& operator=(const Module&) = delete;
+
+  const ir::Module& ir() const { return ir_; }
+  const std::string& path() const { return origin_.path; }
+  const std::vector<ir::Function>& functions() const { return ir_.functions; }
+  const std::vector<EntryPoint>& entry_points() const { return entry_points_; }
+
+  // The instruction that defines `id`, or nullptr.
+  const ir::Instruction* def(uint32_t id) const;
+  const ir::Function* function(uint32_t id) const;
+  // The block an instruction of a function sits in, or nullptr for globals.
+  const ir::Block* block_of(const ir::Instruction& instruction) const;
+  const ir::Function* function_of(const ir::Block& block) const;
+
+  // OpName, or "%<id>" when there is none.
+  std::string name(uint32_t id) const;
+  // The built-in a variable (or a struct member 0 of a built-in block) is decorated with.
+  std::optional<spv::BuiltIn> builtin(uint32_t variable_id) const;
+  bool has_decoration(uint32_t id, spv::Decoration decoration) const;
+  // The integer value of an OpConstant (or a spec constant's default), if it fits 64 bits.
+  std::optional<uint64_t> constant_value(uint32_t id) const;
+  // The storage class of a pointer-typed value, if it is one.
+  std::optional<spv::StorageClass> storage_class(uint32_t pointer_id) const;
+  // Bytes a type occupies in Workgroup memory (no explicit layout: natural sizes,
+  // arrays as count * element). nullopt for runtime arrays and unknown types.
+  std::optional<uint64_t> type_size(uint32_t type_id) const;
+
+  // The source location of an instruction: its OpLine, or for assembly input
+  // its text line, or the file alone with the disassembled instruction.
+  Location location(const ir::Instruction& instruction) const;
+  // Where a global variable is declared: its OpLine if it has one, else the
+  // line of the main source (kept in OpSource) that declares a variable of its
+  // name, else the entry point's location.
+  Location declaration(uint32_t variable_id) const;
+  // The source language OpSource names.
+  bool is_hlsl() const { return source_language_ == spv::SourceLanguage::HLSL; }
+  // Text of one instruction in SPIR-V assembly, with friendly names.
+  std::string disassemble(const ir::Instruction& instruction) const;
+
+  // Analyses, computed on first use.
+  const Cfg& cfg(const ir::Function& function) const;
+  const DominatorTree& dominators(const ir::Function& function) const;
+  const DominatorTree& post_dominators(const ir::Function& function) const;
+  const ControlDependence& control_dependence(const ir::Function& function) const;
+  const Uniformity& uniformity(const ir::Function& function) const;
+
+ private:
+  struct FunctionAnalyses;
+  FunctionAnalyses& analyses(const ir::Function& function) const;
+  void index();
+
+  ir::Module ir_;
+  ModuleOrigin origin_;
+  std::vector<EntryPoint> entry_points_;
+  std::unordered_map<uint32_t, const ir::Instruction*> defs_;
+  std::unordered_map<uint32_t, std::string> names_;
+  std::unordered_map<uint32_t, std::string> strings_;  // OpString
+  spv::SourceLanguage source_language_ = spv::SourceLanguage::Unknown;
+  std::string source_text_;  // OpSource and OpSourceContinued text of the main file
+  std::string source_path_;
+  std::unordered_multimap<uint32_t, const ir::Instruction*> decorations_;
+  std::unordered_map<const ir::Instruction*, const ir::Block*> blocks_;
+  std::unordered_map<const ir::Block*, const ir::Function*> functions_of_;
+  std::unordered_map<const ir::Instruction*, Location> locations_;
+  std::unordered_map<const ir::Instruction*, size_t> ordinals_;
+  mutable std::vector<std::string> disassembly_;  // by ordinal - 1, made on first use
+  mutable std::map<const ir::Function*, std::unique_ptr<FunctionAnalyses>> analyses_;
+};
+
+}  // namespace klint

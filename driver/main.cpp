@@ -1,2 +1,197 @@
-// Placeholder until the command line is wired to the pipeline (this session).
-int main() { return 0; }
+#include <CLI/CLI.hpp>
+#include <unistd.h>
+
+#include <iostream>
+#include <string_view>
+
+#include "driver/discover.h"
+#include "driver/docs.h"
+#include "driver/lint.h"
+#include "driver/output/text.h"
+#include "rules/rule.h"
+
+namespace klint {
+namespace {
+
+constexpr int kExitClean = 0;
+constexpr int kExitFindings = 1;
+constexpr int kExitUsage = 2;
+
+enum class FailOn { Note, Warning, Error, Never };
+
+struct Arguments {
+  std::vector<std::string> paths;
+  std::vector<std::string> defines;
+  std::vector<std::string> include_dirs;
+  std::string target_env = "vulkan1.3";
+  std::string shader_stage;
+  std::string entry_point = "main";
+  std::vector<std::string> select;
+  std::vector<std::string> ignore;
+  FailOn fail_on = FailOn::Warning;
+  ColorMode color = ColorMode::Auto;
+  uint64_t max_shared_memory = RuleOptions{}.max_shared_memory;
+  bool list_rules = false;
+  std::string explain;
+  std::string generate_docs;
+};
+
+int usage_error(const std::string& message) {
+  std::cerr << "klint: error: " << message << "\n";
+  return kExitUsage;
+}
+
+// glslc spells one option with a single dash and a long name; CLI11 wants two.
+std::vector<std::string> glslc_spellings(int argc, char** argv) {
+  std::vector<std::string> args;
+  for (int i = argc - 1; i > 0; --i) {  // CLI11 takes the arguments in reverse
+    std::string_view arg = argv[i];
+    if (arg.starts_with("-fshader-stage")) {
+      args.push_back("-" + std::string(arg));
+    } else {
+      args.emplace_back(arg);
+    }
+  }
+  return args;
+}
+
+bool resolve_rules(const std::vector<std::string>& ids, const char* option, std::vector<const RuleInfo*>& out,
+                   std::string* error) {
+  for (const std::string& id : ids) {
+    const RuleInfo* rule = RuleRegistry::find(id);
+    if (!rule) {
+      *error = fmt::format("unknown rule '{}' in {} (klint --list-rules lists them)", id, option);
+      return false;
+    }
+    out.push_back(rule);
+  }
+  return true;
+}
+
+bool fails(Severity severity, FailOn fail_on) {
+  switch (fail_on) {
+    case FailOn::Note: return true;
+    case FailOn::Warning: return severity != Severity::Note;
+    case FailOn::Error: return severity == Severity::Error;
+    case FailOn::Never: return false;
+  }
+  return false;
+}
+
+int run(const Arguments& args) {
+  if (args.list_rules) {
+    print_rule_list(std::cout);
+    return kExitClean;
+  }
+  if (!args.explain.empty()) {
+    const RuleInfo* rule = RuleRegistry::find(args.explain);
+    if (!rule) return usage_error(fmt::format("unknown rule '{}' (klint --list-rules lists them)", args.explain));
+    std::cout << rule_markdown(*rule);
+    return kExitClean;
+  }
+  if (!args.generate_docs.empty()) {
+    std::string error;
+    if (!write_rule_docs(args.generate_docs, &error)) return usage_error(error);
+    return kExitClean;
+  }
+  if (args.paths.empty()) return usage_error("no input files (klint --help shows the usage)");
+
+  LintOptions options;
+  std::string error;
+  if (!resolve_rules(args.select, "--select", options.selection.select, &error) ||
+      !resolve_rules(args.ignore, "--ignore", options.selection.ignore, &error)) {
+    return usage_error(error);
+  }
+  auto env = parse_target_env(args.target_env);
+  if (!env) return usage_error(fmt::format("unknown --target-env '{}': use vulkan1.0 to vulkan1.3", args.target_env));
+  if (!args.shader_stage.empty() && args.shader_stage != "compute") {
+    return usage_error(fmt::format("-fshader-stage={}: klint lints compute shaders only", args.shader_stage));
+  }
+  options.compile.target_env = *env;
+  options.compile.force_compute = !args.shader_stage.empty();
+  options.compile.entry_point = args.entry_point;
+  options.compile.include_dirs = args.include_dirs;
+  for (const std::string& define : args.defines) {
+    auto equals = define.find('=');
+    options.compile.defines.emplace_back(define.substr(0, equals),
+                                         equals == std::string::npos ? "" : define.substr(equals + 1));
+  }
+  options.rule_options.max_shared_memory = args.max_shared_memory;
+
+  TextStyle out_style{use_color(args.color, STDOUT_FILENO)};
+  TextStyle err_style{use_color(args.color, STDERR_FILENO)};
+  Discovery discovery = discover_inputs(args.paths, options.compile.force_compute);
+  size_t input_errors = 0;
+  for (const InputMessage& message : discovery.messages) {
+    print_input_message(std::cerr, message, err_style);
+    input_errors += message.is_error;
+  }
+
+  SourceCache sources;
+  std::vector<Diagnostic> all;
+  size_t linted = 0;
+  for (const InputFile& input : discovery.files) {
+    FileReport report = lint_file(input, options, sources);
+    for (const InputMessage& message : report.messages) {
+      print_input_message(std::cerr, message, err_style);
+      input_errors += message.is_error;
+    }
+    linted += report.messages.empty();
+    for (const Diagnostic& diagnostic : report.diagnostics) print_diagnostic(std::cout, diagnostic, sources, out_style);
+    all.insert(all.end(), report.diagnostics.begin(), report.diagnostics.end());
+  }
+  std::cout.flush();
+  print_summary(std::cerr, all, linted, input_errors, err_style);
+
+  if (input_errors > 0) return kExitUsage;
+  for (const Diagnostic& diagnostic : all) {
+    if (fails(diagnostic.severity, args.fail_on)) return kExitFindings;
+  }
+  return kExitClean;
+}
+
+}  // namespace
+}  // namespace klint
+
+int main(int argc, char** argv) {
+  using namespace klint;
+  Arguments args;
+  CLI::App app{"klint: find the pitfalls of Vulkan compute shaders (GLSL, HLSL, SPIR-V) before they run"};
+  app.set_version_flag("--version", "klint " KLINT_VERSION);
+  app.add_option("paths", args.paths, "Files and directories to lint (directories are walked)");
+  auto* build = "Compiling (glslc's spelling)";
+  app.add_option("-D", args.defines, "Define a macro: -DNAME or -DNAME=VALUE")->group(build)->allow_extra_args(false);
+  app.add_option("-I", args.include_dirs, "Add a directory to the #include search path")->group(build)->allow_extra_args(false);
+  app.add_option("--target-env", args.target_env, "vulkan1.0, vulkan1.1, vulkan1.2 or vulkan1.3 (default)")->group(build);
+  app.add_option("--fshader-stage", args.shader_stage,
+                 "-fshader-stage=compute: treat files of any extension as GLSL compute shaders")->group(build);
+  app.add_option("--entry", args.entry_point, "HLSL entry point (default: main)")->group(build);
+  auto* rules = "Rules";
+  app.add_option("--select", args.select, "Run only these rules (comma-separated ids)")->delimiter(',')->group(rules);
+  app.add_option("--ignore", args.ignore, "Do not run these rules (comma-separated ids)")->delimiter(',')->group(rules);
+  app.add_option("--max-shared-memory", args.max_shared_memory,
+                 "Workgroup memory limit in bytes for shared-memory-over-limit (default: 32768)")->group(rules);
+  app.add_flag("--list-rules", args.list_rules, "List every rule and exit")->group(rules);
+  app.add_option("--explain", args.explain, "Print a rule's documentation and exit")->group(rules);
+  app.add_option("--generate-docs", args.generate_docs, "Write docs/rules/*.md into DIR and exit")->group("");
+  auto* output = "Output";
+  std::map<std::string, FailOn> fail_on{{"note", FailOn::Note}, {"warning", FailOn::Warning},
+                                        {"error", FailOn::Error}, {"never", FailOn::Never}};
+  app.add_option("--fail-on", args.fail_on, "Exit 1 when a finding is at least: note, warning (default), error, never")
+      ->transform(CLI::CheckedTransformer(fail_on))->group(output);
+  std::map<std::string, ColorMode> color{{"auto", ColorMode::Auto}, {"always", ColorMode::Always},
+                                         {"never", ColorMode::Never}};
+  app.add_option("--color", args.color, "Colour: auto (default; honours NO_COLOR), always, never")
+      ->transform(CLI::CheckedTransformer(color))->group(output);
+
+  try {
+    app.parse(glslc_spellings(argc, argv));
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return usage_error(e.what());
+  }
+  return run(args);
+}

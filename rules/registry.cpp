@@ -1,1 +1,93 @@
+#include <algorithm>
+#include <exception>
+
 #include "rules/rule.h"
+
+namespace klint {
+namespace {
+
+std::vector<std::unique_ptr<Rule>>& storage() {
+  static std::vector<std::unique_ptr<Rule>> rules;
+  return rules;
+}
+
+}  // namespace
+
+void RuleRegistry::add(std::unique_ptr<Rule> rule) {
+  auto& rules = storage();
+  auto at = std::lower_bound(rules.begin(), rules.end(), rule->info().id,
+                             [](const auto& r, std::string_view id) { return r->info().id < id; });
+  rules.insert(at, std::move(rule));
+}
+
+const std::vector<std::unique_ptr<Rule>>& RuleRegistry::rules() { return storage(); }
+
+std::vector<const RuleInfo*> RuleRegistry::infos() {
+  std::vector<const RuleInfo*> out{&kCompileError, &kInvalidSpirv, &kInternalError};
+  for (const auto& rule : storage()) out.push_back(&rule->info());
+  std::sort(out.begin(), out.end(), [](const RuleInfo* a, const RuleInfo* b) { return a->id < b->id; });
+  return out;
+}
+
+const RuleInfo* RuleRegistry::find(std::string_view id) {
+  for (const RuleInfo* info : infos()) {
+    if (info->id == id) return info;
+  }
+  return nullptr;
+}
+
+bool RuleSelection::enabled(const RuleInfo& rule) const {
+  auto contains = [&](const std::vector<const RuleInfo*>& list) {
+    return std::find(list.begin(), list.end(), &rule) != list.end();
+  };
+  if (contains(ignore)) return false;
+  return select.empty() || contains(select);
+}
+
+std::vector<Diagnostic> run_rules(const Module& module, const RuleSelection& selection,
+                                  const RuleOptions& options) {
+  std::vector<Diagnostic> out;
+  for (const auto& rule : RuleRegistry::rules()) {
+    if (!selection.enabled(rule->info())) continue;
+    std::vector<Diagnostic> found;
+    Reporter reporter(module, rule->info(), found);
+    try {
+      rule->check(module, options, reporter);
+    } catch (const std::exception& e) {
+      // A broken invariant in one rule must not cost the user the others.
+      found.clear();
+      found.push_back(Diagnostic{&kInternalError, Severity::Error,
+                                 fmt::format("rule {} failed: {}", rule->info().id, e.what()),
+                                 Location{module.path()}, {}, "please report this as a bug in klint"});
+    }
+    for (Diagnostic& d : found) out.push_back(std::move(d));
+  }
+  return out;
+}
+
+DiagnosticBuilder Reporter::at(const ir::Instruction& instruction, std::string message) {
+  return at(module_.location(instruction), std::move(message));
+}
+
+DiagnosticBuilder Reporter::at(Location location, std::string message) {
+  out_.push_back(Diagnostic{&rule_, rule_.default_severity, std::move(message), std::move(location), {}, {}});
+  return DiagnosticBuilder(*this, out_.size() - 1);
+}
+
+Diagnostic& DiagnosticBuilder::diagnostic() { return reporter_.out_[index_]; }
+
+DiagnosticBuilder& DiagnosticBuilder::note(const ir::Instruction& at, std::string message) {
+  return note(reporter_.module_.location(at), std::move(message));
+}
+
+DiagnosticBuilder& DiagnosticBuilder::note(Location at, std::string message) {
+  diagnostic().notes.push_back(Note{std::move(at), std::move(message)});
+  return *this;
+}
+
+DiagnosticBuilder& DiagnosticBuilder::fix_title(std::string title) {
+  diagnostic().fix_title = std::move(title);
+  return *this;
+}
+
+}  // namespace klint

@@ -1,0 +1,333 @@
+#include "analyzer/module.h"
+
+#include <spirv-tools/libspirv.hpp>
+
+#include <algorithm>
+#include <cctype>
+
+#include "analyzer/uniformity.h"
+
+namespace klint {
+
+struct Module::FunctionAnalyses {
+  explicit FunctionAnalyses(const ir::Function& function) : cfg(function) {}
+  Cfg cfg;
+  std::unique_ptr<DominatorTree> dominators;
+  std::unique_ptr<DominatorTree> post_dominators;
+  std::unique_ptr<ControlDependence> control_dependence;
+  std::unique_ptr<Uniformity> uniformity;
+};
+
+Module::Module(ir::Module ir, ModuleOrigin origin) : ir_(std::move(ir)), origin_(std::move(origin)) {
+  index();
+}
+
+Module::~Module() = default;
+
+void Module::index() {
+  // Debug lines apply to the instructions after them until OpNoLine or the end
+  // of the block; an OpLine before OpFunction gives the function's line.
+  struct Line {
+    uint32_t file = 0, line = 0, column = 0;
+  };
+  std::optional<Line> line;
+  size_t ordinal = 0;
+  const ir::Block* block = nullptr;
+  auto visit = [&](const ir::Instruction& instruction) {
+    ++ordinal;
+    ordinals_[&instruction] = ordinal;
+    if (block) blocks_[&instruction] = block;
+    switch (instruction.opcode()) {
+      case spv::Op::OpLine:
+        line = Line{instruction.word(0), instruction.word(1), instruction.word(2)};
+        return;
+      case spv::Op::OpNoLine:
+      case spv::Op::OpLabel:
+      case spv::Op::OpFunctionEnd:
+        line.reset();
+        break;
+      default:
+        break;
+    }
+    if (instruction.result_id() != 0) defs_[instruction.result_id()] = &instruction;
+    if (!origin_.assembly_lines.empty()) {
+      if (ordinal <= origin_.assembly_lines.size()) {
+        locations_[&instruction] = Location{origin_.path, origin_.assembly_lines[ordinal - 1], 0, 0, {}};
+      }
+    } else if (line) {
+      auto file = strings_.find(line->file);
+      locations_[&instruction] = Location{file != strings_.end() ? file->second : origin_.path,
+                                          line->line, line->column, 0, {}};
+    }
+  };
+
+  for (const ir::Instruction& instruction : ir_.globals) {
+    switch (instruction.opcode()) {
+      case spv::Op::OpString: strings_[instruction.result_id()] = instruction.string(1); break;
+      case spv::Op::OpName: names_.emplace(instruction.word(0), instruction.string(1)); break;
+      case spv::Op::OpSource:
+        source_language_ = static_cast<spv::SourceLanguage>(instruction.word(0));
+        if (instruction.operands().size() > 2) source_path_ = strings_[instruction.word(2)];
+        if (instruction.operands().size() > 3) source_text_ = instruction.string(3);
+        break;
+      case spv::Op::OpSourceContinued: source_text_ += instruction.string(0); break;
+      case spv::Op::OpDecorate:
+      case spv::Op::OpMemberDecorate:
+      case spv::Op::OpDecorateId:
+        decorations_.emplace(instruction.word(0), &instruction);
+        break;
+      default: break;
+    }
+    visit(instruction);
+  }
+  for (const ir::Function& function : ir_.functions) {
+    visit(function.definition);
+    for (const ir::Instruction& instruction : function.prelude) visit(instruction);
+    for (const ir::Block& b : function.blocks) {
+      functions_of_[&b] = &function;
+      block = &b;
+      visit(b.label);
+      for (const ir::Instruction& instruction : b.instructions) visit(instruction);
+      block = nullptr;
+    }
+    visit(function.end);
+  }
+
+  for (const ir::Instruction& instruction : ir_.globals) {
+    if (instruction.opcode() != spv::Op::OpEntryPoint) continue;
+    entry_points_.push_back(EntryPoint{static_cast<spv::ExecutionModel>(instruction.word(0)),
+                                       instruction.string(2), function(instruction.word(1)), &instruction});
+  }
+}
+
+const ir::Instruction* Module::def(uint32_t id) const {
+  auto it = defs_.find(id);
+  return it == defs_.end() ? nullptr : it->second;
+}
+
+const ir::Function* Module::function(uint32_t id) const {
+  for (const ir::Function& f : ir_.functions) {
+    if (f.id() == id) return &f;
+  }
+  return nullptr;
+}
+
+const ir::Block* Module::block_of(const ir::Instruction& instruction) const {
+  auto it = blocks_.find(&instruction);
+  return it == blocks_.end() ? nullptr : it->second;
+}
+
+const ir::Function* Module::function_of(const ir::Block& block) const {
+  auto it = functions_of_.find(&block);
+  return it == functions_of_.end() ? nullptr : it->second;
+}
+
+std::string Module::name(uint32_t id) const {
+  auto it = names_.find(id);
+  if (it != names_.end() && !it->second.empty()) return it->second;
+  return "%" + std::to_string(id);
+}
+
+std::optional<spv::BuiltIn> Module::builtin(uint32_t variable_id) const {
+  auto [begin, end] = decorations_.equal_range(variable_id);
+  for (auto it = begin; it != end; ++it) {
+    const ir::Instruction& d = *it->second;
+    if (d.opcode() == spv::Op::OpDecorate && d.word(1) == static_cast<uint32_t>(spv::Decoration::BuiltIn)) {
+      return static_cast<spv::BuiltIn>(d.word(2));
+    }
+  }
+  return std::nullopt;
+}
+
+bool Module::has_decoration(uint32_t id, spv::Decoration decoration) const {
+  auto [begin, end] = decorations_.equal_range(id);
+  return std::any_of(begin, end, [&](const auto& entry) {
+    const ir::Instruction& d = *entry.second;
+    return d.opcode() == spv::Op::OpDecorate && d.word(1) == static_cast<uint32_t>(decoration);
+  });
+}
+
+std::optional<uint64_t> Module::constant_value(uint32_t id) const {
+  const ir::Instruction* c = def(id);
+  if (!c) return std::nullopt;
+  if (c->opcode() != spv::Op::OpConstant && c->opcode() != spv::Op::OpSpecConstant) return std::nullopt;
+  const ir::Instruction* type = def(c->type_id());
+  if (!type || type->opcode() != spv::Op::OpTypeInt) return std::nullopt;
+  uint64_t value = c->word(2);
+  if (c->operands().size() > 2 && c->operands()[2].num_words == 2) {
+    value |= uint64_t{c->words()[c->operands()[2].offset + 1]} << 32;
+  }
+  return value;
+}
+
+std::optional<spv::StorageClass> Module::storage_class(uint32_t pointer_id) const {
+  const ir::Instruction* value = def(pointer_id);
+  if (!value) return std::nullopt;
+  const ir::Instruction* type = def(value->type_id());
+  if (!type || (type->opcode() != spv::Op::OpTypePointer && type->opcode() != spv::Op::OpTypeForwardPointer)) {
+    return std::nullopt;
+  }
+  return static_cast<spv::StorageClass>(type->word(1));
+}
+
+std::optional<uint64_t> Module::type_size(uint32_t type_id) const {
+  const ir::Instruction* type = def(type_id);
+  if (!type) return std::nullopt;
+  switch (type->opcode()) {
+    case spv::Op::OpTypeBool: return 4;
+    case spv::Op::OpTypeInt:
+    case spv::Op::OpTypeFloat: return type->word(1) / 8;
+    case spv::Op::OpTypePointer: return 8;
+    case spv::Op::OpTypeVector:
+    case spv::Op::OpTypeMatrix: {
+      auto element = type_size(type->word(1));
+      if (!element) return std::nullopt;
+      return *element * type->word(2);
+    }
+    case spv::Op::OpTypeArray: {
+      auto element = type_size(type->word(1));
+      auto length = constant_value(type->word(2));
+      if (!element || !length) return std::nullopt;
+      return *element * *length;
+    }
+    case spv::Op::OpTypeStruct: {
+      uint64_t total = 0;
+      for (size_t i = 1; i < type->operands().size(); ++i) {
+        auto member = type_size(type->word(i));
+        if (!member) return std::nullopt;
+        total += *member;
+      }
+      return total;
+    }
+    default: return std::nullopt;
+  }
+}
+
+Location Module::location(const ir::Instruction& instruction) const {
+  if (auto it = locations_.find(&instruction); it != locations_.end()) return it->second;
+  return Location{origin_.path, 0, 0, 0, disassemble(instruction)};
+}
+
+namespace {
+
+bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+bool contains_word(std::string_view text, std::string_view word) {
+  for (size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+    bool starts = at == 0 || !is_identifier_char(text[at - 1]);
+    bool ends = at + word.size() == text.size() || !is_identifier_char(text[at + word.size()]);
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Location Module::declaration(uint32_t variable_id) const {
+  if (const ir::Instruction* variable = def(variable_id)) {
+    if (auto it = locations_.find(variable); it != locations_.end()) return it->second;
+  }
+  auto name = names_.find(variable_id);
+  if (name != names_.end() && !source_text_.empty()) {
+    std::string_view text = source_text_;
+    uint32_t line = 1;
+    for (size_t begin = 0; begin <= text.size(); ++line) {
+      size_t end = text.find('\n', begin);
+      if (end == std::string_view::npos) end = text.size();
+      std::string_view current = text.substr(begin, end - begin);
+      bool declares = contains_word(current, "shared") || contains_word(current, "groupshared");
+      if (declares && contains_word(current, name->second)) {
+        return Location{source_path_.empty() ? origin_.path : source_path_, line, 0, 0, {}};
+      }
+      begin = end + 1;
+    }
+  }
+  for (const EntryPoint& entry : entry_points_) {
+    if (entry.function) return location(entry.function->definition);
+  }
+  return Location{origin_.path};
+}
+
+namespace {
+
+// Splits disassembly into one string per instruction: newlines inside string
+// literals (OpSource text) do not end an instruction.
+std::vector<std::string> split_instructions(const std::string& text) {
+  std::vector<std::string> out;
+  std::string current;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string && c == '\\' && i + 1 < text.size()) {
+      current += c;
+      current += text[++i];
+      continue;
+    }
+    if (c == '"') in_string = !in_string;
+    if (c == '\n' && !in_string) {
+      out.push_back(std::move(current));
+      current.clear();
+      continue;
+    }
+    current += c;
+  }
+  if (!current.empty()) out.push_back(std::move(current));
+  return out;
+}
+
+}  // namespace
+
+std::string Module::disassemble(const ir::Instruction& instruction) const {
+  if (disassembly_.empty()) {
+    spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_6);
+    std::string text;
+    std::vector<uint32_t> words = ir::encode(ir_);
+    if (tools.Disassemble(words, &text,
+                          SPV_BINARY_TO_TEXT_OPTION_NO_HEADER | SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES)) {
+      disassembly_ = split_instructions(text);
+    }
+  }
+  auto it = ordinals_.find(&instruction);
+  if (it == ordinals_.end() || it->second > disassembly_.size()) return {};
+  std::string line = disassembly_[it->second - 1];
+  line.erase(0, line.find_first_not_of(' '));
+  return line;
+}
+
+Module::FunctionAnalyses& Module::analyses(const ir::Function& function) const {
+  auto& slot = analyses_[&function];
+  if (!slot) slot = std::make_unique<FunctionAnalyses>(function);
+  return *slot;
+}
+
+const Cfg& Module::cfg(const ir::Function& function) const { return analyses(function).cfg; }
+
+const DominatorTree& Module::dominators(const ir::Function& function) const {
+  FunctionAnalyses& a = analyses(function);
+  if (!a.dominators) a.dominators = std::make_unique<DominatorTree>(DominatorTree::dominators(a.cfg));
+  return *a.dominators;
+}
+
+const DominatorTree& Module::post_dominators(const ir::Function& function) const {
+  FunctionAnalyses& a = analyses(function);
+  if (!a.post_dominators) {
+    a.post_dominators = std::make_unique<DominatorTree>(DominatorTree::post_dominators(a.cfg));
+  }
+  return *a.post_dominators;
+}
+
+const ControlDependence& Module::control_dependence(const ir::Function& function) const {
+  FunctionAnalyses& a = analyses(function);
+  if (!a.control_dependence) {
+    a.control_dependence = std::make_unique<ControlDependence>(a.cfg, post_dominators(function));
+  }
+  return *a.control_dependence;
+}
+
+const Uniformity& Module::uniformity(const ir::Function& function) const {
+  FunctionAnalyses& a = analyses(function);
+  if (!a.uniformity) a.uniformity = std::make_unique<Uniformity>(*this, function);
+  return *a.uniformity;
+}
+
+}  // namespace klint

@@ -1,0 +1,345 @@
+#include "analyzer/uniformity.h"
+
+#include <deque>
+#include <unordered_set>
+
+#include "analyzer/module.h"
+
+namespace klint {
+namespace {
+
+using spv::Op;
+
+bool is_access_chain(Op op) {
+  return op == Op::OpAccessChain || op == Op::OpInBoundsAccessChain || op == Op::OpPtrAccessChain ||
+         op == Op::OpInBoundsPtrAccessChain || op == Op::OpCopyObject;
+}
+
+bool is_atomic(Op op) {
+  switch (op) {
+    case Op::OpAtomicLoad: case Op::OpAtomicExchange: case Op::OpAtomicCompareExchange:
+    case Op::OpAtomicCompareExchangeWeak: case Op::OpAtomicIIncrement: case Op::OpAtomicIDecrement:
+    case Op::OpAtomicIAdd: case Op::OpAtomicISub: case Op::OpAtomicSMin: case Op::OpAtomicUMin:
+    case Op::OpAtomicSMax: case Op::OpAtomicUMax: case Op::OpAtomicAnd: case Op::OpAtomicOr:
+    case Op::OpAtomicXor: case Op::OpAtomicFlagTestAndSet: case Op::OpAtomicFAddEXT:
+    case Op::OpAtomicFMinEXT: case Op::OpAtomicFMaxEXT:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Subgroup operations that pass a value through unchanged when it is uniform;
+// every other subgroup operation depends on which lanes are active.
+bool is_subgroup_passthrough(Op op) {
+  switch (op) {
+    case Op::OpGroupNonUniformBroadcast: case Op::OpGroupNonUniformBroadcastFirst:
+    case Op::OpGroupNonUniformShuffle: case Op::OpGroupNonUniformShuffleXor:
+    case Op::OpGroupNonUniformShuffleUp: case Op::OpGroupNonUniformShuffleDown:
+    case Op::OpGroupNonUniformQuadBroadcast: case Op::OpGroupNonUniformQuadSwap:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool is_subgroup_operation(Op op) {
+  auto value = static_cast<uint32_t>(op);
+  return value >= static_cast<uint32_t>(Op::OpGroupNonUniformElect) &&
+         value <= static_cast<uint32_t>(Op::OpGroupNonUniformQuadSwap);
+}
+
+}  // namespace
+
+bool is_workgroup_uniform(spv::BuiltIn builtin) {
+  switch (builtin) {
+    case spv::BuiltIn::WorkgroupId: case spv::BuiltIn::NumWorkgroups: case spv::BuiltIn::WorkgroupSize:
+    case spv::BuiltIn::SubgroupSize: case spv::BuiltIn::NumSubgroups: case spv::BuiltIn::EnqueuedWorkgroupSize:
+    case spv::BuiltIn::GlobalSize: case spv::BuiltIn::GlobalOffset: case spv::BuiltIn::NumEnqueuedSubgroups:
+    case spv::BuiltIn::DeviceIndex: case spv::BuiltIn::ViewIndex:
+      return true;
+    default:
+      return false;
+  }
+}
+
+const char* glsl_name(spv::BuiltIn builtin) {
+  switch (builtin) {
+    case spv::BuiltIn::LocalInvocationId: return "gl_LocalInvocationID";
+    case spv::BuiltIn::LocalInvocationIndex: return "gl_LocalInvocationIndex";
+    case spv::BuiltIn::GlobalInvocationId: return "gl_GlobalInvocationID";
+    case spv::BuiltIn::WorkgroupId: return "gl_WorkGroupID";
+    case spv::BuiltIn::NumWorkgroups: return "gl_NumWorkGroups";
+    case spv::BuiltIn::WorkgroupSize: return "gl_WorkGroupSize";
+    case spv::BuiltIn::SubgroupLocalInvocationId: return "gl_SubgroupInvocationID";
+    case spv::BuiltIn::SubgroupId: return "gl_SubgroupID";
+    case spv::BuiltIn::SubgroupSize: return "gl_SubgroupSize";
+    case spv::BuiltIn::NumSubgroups: return "gl_NumSubgroups";
+    case spv::BuiltIn::SubgroupEqMask: return "gl_SubgroupEqMask";
+    case spv::BuiltIn::SubgroupGeMask: return "gl_SubgroupGeMask";
+    case spv::BuiltIn::SubgroupGtMask: return "gl_SubgroupGtMask";
+    case spv::BuiltIn::SubgroupLeMask: return "gl_SubgroupLeMask";
+    case spv::BuiltIn::SubgroupLtMask: return "gl_SubgroupLtMask";
+    default: return "a per-invocation built-in";
+  }
+}
+
+Uniformity::Uniformity(const Module& module, const ir::Function& function)
+    : module_(module), function_(function), blocks_(function.blocks.size(), nullptr) {
+  for (uint32_t b = 0; b < function.blocks.size(); ++b) {
+    for (const ir::Instruction& instruction : function.blocks[b].instructions) block_index_[&instruction] = b;
+  }
+  find_loops();
+  seed();
+  // Each step only ever marks more; the marks are finite, so this ends.
+  while (propagate_values() | propagate_memory() | propagate_control()) {
+  }
+}
+
+bool Uniformity::mark(uint32_t id, Divergence divergence) {
+  return id != 0 && values_.emplace(id, divergence).second;
+}
+
+const Divergence* Uniformity::value(uint32_t id) const {
+  auto it = values_.find(id);
+  return it == values_.end() ? nullptr : &it->second;
+}
+
+const ir::Instruction* Uniformity::divergent_branch(uint32_t block) const {
+  return block < blocks_.size() ? blocks_[block] : nullptr;
+}
+
+namespace {
+
+// The variable a pointer is derived from, or nullptr.
+const ir::Instruction* root_variable(const Module& module, uint32_t pointer) {
+  for (int depth = 0; depth < 64; ++depth) {
+    const ir::Instruction* def = module.def(pointer);
+    if (!def) return nullptr;
+    if (def->opcode() == Op::OpVariable) return def;
+    if (!is_access_chain(def->opcode())) return nullptr;
+    pointer = def->word(2);
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void Uniformity::seed() {
+  for (const ir::Block& block : function_.blocks) {
+    for (const ir::Instruction& instruction : block.instructions) {
+      Op op = instruction.opcode();
+      if (op == Op::OpLoad) {
+        const ir::Instruction* variable = root_variable(module_, instruction.word(2));
+        if (!variable) continue;
+        auto builtin = module_.builtin(variable->result_id());
+        if (builtin && !is_workgroup_uniform(*builtin)) {
+          mark(instruction.result_id(), {Divergence::Kind::BuiltIn, &instruction, builtin});
+        }
+      } else if (is_atomic(op)) {
+        mark(instruction.result_id(), {Divergence::Kind::Atomic, &instruction, {}});
+      } else if (is_subgroup_operation(op) && !is_subgroup_passthrough(op)) {
+        mark(instruction.result_id(), {Divergence::Kind::Subgroup, &instruction, {}});
+      }
+    }
+  }
+}
+
+bool Uniformity::propagate_values() {
+  bool changed = false;
+  for (const ir::Block& block : function_.blocks) {
+    for (const ir::Instruction& instruction : block.instructions) {
+      uint32_t result = instruction.result_id();
+      if (result == 0 || values_.count(result) || instruction.opcode() == Op::OpVariable) continue;
+      if (instruction.opcode() == Op::OpLoad) {
+        const ir::Instruction* variable = root_variable(module_, instruction.word(2));
+        if (variable) {
+          if (auto it = variables_.find(variable->result_id()); it != variables_.end()) {
+            changed |= mark(result, {Divergence::Kind::Memory, it->second, {}});
+            continue;
+          }
+        }
+      }
+      for (uint32_t input : instruction.input_ids()) {
+        if (values_.count(input)) {
+          changed |= mark(result, {Divergence::Kind::Operand, module_.def(input), {}});
+          break;
+        }
+      }
+    }
+  }
+  return changed;
+}
+
+bool Uniformity::propagate_memory() {
+  // Only invocation-private memory carries divergence through stores: a load
+  // of workgroup or buffer memory at a uniform address reads one value for all.
+  bool changed = false;
+  for (uint32_t b = 0; b < function_.blocks.size(); ++b) {
+    for (const ir::Instruction& instruction : function_.blocks[b].instructions) {
+      if (instruction.opcode() != Op::OpStore) continue;
+      const ir::Instruction* variable = root_variable(module_, instruction.word(0));
+      if (!variable || variables_.count(variable->result_id())) continue;
+      auto storage = static_cast<spv::StorageClass>(variable->word(2));
+      if (storage != spv::StorageClass::Function && storage != spv::StorageClass::Private) continue;
+      if (values_.count(instruction.word(0)) || values_.count(instruction.word(1)) || blocks_[b]) {
+        variables_.emplace(variable->result_id(), &instruction);
+        changed = true;
+      }
+    }
+  }
+  return changed;
+}
+
+const ir::Instruction* Uniformity::branch_condition(uint32_t block) const {
+  const ir::Instruction& terminator = function_.blocks[block].terminator();
+  if (terminator.opcode() != Op::OpBranchConditional && terminator.opcode() != Op::OpSwitch) return nullptr;
+  return &terminator;
+}
+
+bool Uniformity::is_divergent_branch(uint32_t block) const {
+  const ir::Instruction* branch = branch_condition(block);
+  return branch && values_.count(branch->word(0));
+}
+
+bool Uniformity::propagate_control() {
+  const Cfg& cfg = module_.cfg(function_);
+  const ControlDependence& dependence = module_.control_dependence(function_);
+  const DominatorTree& post = module_.post_dominators(function_);
+  bool changed = false;
+
+  for (uint32_t block = 0; block < cfg.size(); ++block) {
+    if (blocks_[block]) continue;
+    for (uint32_t controller : dependence.controllers(block)) {
+      const ir::Instruction* cause = is_divergent_branch(controller) ? branch_condition(controller)
+                                                                     : blocks_[controller];
+      if (cause) {
+        blocks_[block] = cause;
+        changed = true;
+        break;
+      }
+    }
+  }
+
+  // Phis where the paths of a divergent branch meet again, and values that
+  // leave a loop through a divergent exit, differ between invocations.
+  for (uint32_t branch = 0; branch < cfg.size(); ++branch) {
+    if (!cfg.reachable(branch) || !is_divergent_branch(branch)) continue;
+    const ir::Instruction* cause = branch_condition(branch);
+    int join = post.idom(branch);
+    std::vector<bool> seen(cfg.size(), false);
+    std::deque<uint32_t> work(cfg.successors(branch).begin(), cfg.successors(branch).end());
+    while (!work.empty()) {
+      uint32_t block = work.front();
+      work.pop_front();
+      if (seen[block]) continue;
+      seen[block] = true;
+      if (cfg.predecessors(block).size() > 1) {
+        for (const ir::Instruction& instruction : function_.blocks[block].instructions) {
+          if (instruction.opcode() == Op::OpPhi) {
+            changed |= mark(instruction.result_id(), {Divergence::Kind::Join, cause, {}});
+          }
+        }
+      }
+      if (static_cast<int>(block) == join) continue;
+      for (uint32_t next : cfg.successors(block)) work.push_back(next);
+    }
+    changed |= mark_loop_exits(branch, cause);
+  }
+  return changed;
+}
+
+void Uniformity::find_loops() {
+  const Cfg& cfg = module_.cfg(function_);
+  const DominatorTree& dominators = module_.dominators(function_);
+  std::unordered_map<uint32_t, size_t> by_header;
+  for (uint32_t latch = 0; latch < cfg.size(); ++latch) {
+    if (!cfg.reachable(latch)) continue;
+    for (uint32_t header : cfg.successors(latch)) {
+      if (!dominators.dominates(header, latch)) continue;
+      auto [it, fresh] = by_header.emplace(header, loops_.size());
+      if (fresh) loops_.push_back(Loop{std::vector<bool>(cfg.size(), false)});
+      std::vector<bool>& body = loops_[it->second].body;
+      body[header] = true;
+      std::vector<uint32_t> work{latch};
+      while (!work.empty()) {
+        uint32_t block = work.back();
+        work.pop_back();
+        if (body[block]) continue;
+        body[block] = true;
+        for (uint32_t previous : cfg.predecessors(block)) work.push_back(previous);
+      }
+    }
+  }
+  if (loops_.empty()) return;
+  for (uint32_t b = 0; b < function_.blocks.size(); ++b) {
+    for (const ir::Instruction& instruction : function_.blocks[b].instructions) {
+      for (uint32_t input : instruction.input_ids()) use_blocks_[input].push_back(b);
+    }
+  }
+}
+
+bool Uniformity::mark_loop_exits(uint32_t branch, const ir::Instruction* cause) {
+  const Cfg& cfg = module_.cfg(function_);
+  bool changed = false;
+  for (const Loop& loop : loops_) {
+    if (!loop.body[branch]) continue;
+    bool exits = false;
+    for (uint32_t next : cfg.successors(branch)) exits |= !loop.body[next];
+    if (!exits) continue;
+    for (uint32_t b = 0; b < function_.blocks.size(); ++b) {
+      if (!loop.body[b]) continue;
+      for (const ir::Instruction& instruction : function_.blocks[b].instructions) {
+        uint32_t result = instruction.result_id();
+        if (result == 0 || values_.count(result)) continue;
+        auto uses = use_blocks_.find(result);
+        if (uses == use_blocks_.end()) continue;
+        for (uint32_t user : uses->second) {
+          if (!loop.body[user]) {
+            changed |= mark(result, {Divergence::Kind::LoopExit, cause, {}});
+            break;
+          }
+        }
+      }
+    }
+  }
+  return changed;
+}
+
+std::vector<const ir::Instruction*> Uniformity::chain(uint32_t id) const {
+  std::vector<const ir::Instruction*> out;
+  std::unordered_set<uint32_t> visited;
+  while (id != 0 && visited.insert(id).second) {
+    const Divergence* divergence = value(id);
+    if (!divergence || !divergence->cause) break;
+    const ir::Instruction* cause = divergence->cause;
+    out.push_back(cause);
+    switch (divergence->kind) {
+      case Divergence::Kind::BuiltIn:
+      case Divergence::Kind::Atomic:
+      case Divergence::Kind::Subgroup:
+        return out;
+      case Divergence::Kind::Operand:
+        id = cause->result_id();
+        break;
+      case Divergence::Kind::Memory:  // the store: follow what made it divergent
+        id = values_.count(cause->word(1)) ? cause->word(1) : cause->word(0);
+        break;
+      case Divergence::Kind::Join:
+      case Divergence::Kind::LoopExit:  // the branch: follow its condition
+        id = cause->word(0);
+        break;
+    }
+  }
+  return out;
+}
+
+std::optional<spv::BuiltIn> Uniformity::source_builtin(uint32_t id) const {
+  auto links = chain(id);
+  if (links.empty() || links.back()->result_id() == 0) return std::nullopt;
+  const Divergence* source = value(links.back()->result_id());
+  if (!source || source->kind != Divergence::Kind::BuiltIn) return std::nullopt;
+  return source->builtin;
+}
+
+}  // namespace klint

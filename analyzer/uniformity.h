@@ -1,0 +1,86 @@
+// Which values and blocks of a function may differ between the invocations of
+// one workgroup, and why.
+//
+// Sources of divergence are the per-invocation built-ins (local and global
+// invocation ids, subgroup ids and masks), atomic results, and memory written
+// with divergent values. Divergence flows through data (an instruction with a
+// divergent operand), through control (a block controlled by a divergent
+// branch; a phi joining the paths of one), and out of loops that invocations
+// leave at different iterations. Loads at uniform addresses from buffers,
+// push constants and workgroup memory are uniform: a value written by one
+// invocation and read by all after a barrier is the same for all of them, and
+// whether the barrier is there is the race rules' business, not this one's.
+#pragma once
+
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "analyzer/ir/module.h"
+
+namespace klint {
+
+class Module;
+
+struct Divergence {
+  enum class Kind {
+    BuiltIn,      // a load of a per-invocation built-in
+    Atomic,       // the result of an atomic operation
+    Subgroup,     // a subgroup operation whose result depends on which lanes are active
+    Operand,      // computed from a divergent value
+    Memory,       // loaded from memory that divergent values were stored to
+    Join,         // a phi joining the paths of a divergent branch
+    LoopExit,     // defined in a loop that invocations leave at different iterations
+  };
+  Kind kind;
+  // The instruction responsible: the load of the built-in, the atomic, the
+  // divergent operand's definition, the store, or the divergent branch.
+  const ir::Instruction* cause = nullptr;
+  std::optional<spv::BuiltIn> builtin;  // for Kind::BuiltIn
+};
+
+class Uniformity {
+ public:
+  Uniformity(const Module& module, const ir::Function& function);
+
+  // nullptr when the value is the same for all invocations of a workgroup.
+  const Divergence* value(uint32_t id) const;
+  // The divergent branch (the terminator of a block with a divergent condition)
+  // that decides whether invocations reach `block`, or nullptr.
+  const ir::Instruction* divergent_branch(uint32_t block) const;
+  // Follows the causes of a divergent value back to its source (a built-in
+  // load, an atomic, ...): the last element is the source.
+  std::vector<const ir::Instruction*> chain(uint32_t id) const;
+  // The built-in at the source of a divergent value, if it comes from one.
+  std::optional<spv::BuiltIn> source_builtin(uint32_t id) const;
+
+ private:
+  bool mark(uint32_t id, Divergence divergence);
+  void seed();
+  bool propagate_values();
+  bool propagate_memory();
+  bool propagate_control();
+  bool mark_loop_exits(uint32_t branch, const ir::Instruction* cause);
+  void find_loops();
+  bool is_divergent_branch(uint32_t block) const;
+  const ir::Instruction* branch_condition(uint32_t block) const;
+
+  const Module& module_;
+  const ir::Function& function_;
+  std::unordered_map<uint32_t, Divergence> values_;
+  std::unordered_map<uint32_t, const ir::Instruction*> variables_;  // tainted memory -> store
+  std::vector<const ir::Instruction*> blocks_;                      // divergent branch by block
+  std::unordered_map<const ir::Instruction*, uint32_t> block_index_;
+  struct Loop {
+    std::vector<bool> body;  // by block index
+  };
+  std::vector<Loop> loops_;
+  std::unordered_map<uint32_t, std::vector<uint32_t>> use_blocks_;  // id -> blocks that read it
+};
+
+// Whether a built-in holds the same value for every invocation of a workgroup.
+bool is_workgroup_uniform(spv::BuiltIn builtin);
+// The GLSL name of a built-in, e.g. "gl_LocalInvocationID".
+const char* glsl_name(spv::BuiltIn builtin);
+
+}  // namespace klint

@@ -1,0 +1,132 @@
+#include "driver/lint.h"
+
+#include <algorithm>
+#include <exception>
+
+#include "analyzer/ir/module.h"
+#include "analyzer/module.h"
+#include "analyzer/normalize.h"
+#include "validate/spirv_val.h"
+
+namespace klint {
+namespace {
+
+Diagnostic invalid_spirv(Location location, std::string message) {
+  return Diagnostic{&kInvalidSpirv, Severity::Error, std::move(message), std::move(location), {}, {}};
+}
+
+// Gives every instruction of an assembled module an OpLine naming its line in
+// the .spvasm text, so that normalization carries assembly lines like any
+// other line info.
+void attach_assembly_lines(ir::Module& module, const std::string& path, const std::vector<uint32_t>& lines) {
+  std::vector<uint32_t> by_instruction;
+  module.for_each_instruction([&](const ir::Instruction&) { by_instruction.push_back(0); });
+  for (size_t i = 0; i < std::min(lines.size(), by_instruction.size()); ++i) by_instruction[i] = lines[i];
+
+  uint32_t file = module.allocate_id();
+  size_t ordinal = module.globals.size();
+  auto line = [&](uint32_t at) {
+    return ir::make_instruction(spv::Op::OpLine, 0, 0, {ir::id(file), ir::literal(at), ir::literal(0)});
+  };
+  for (ir::Function& function : module.functions) {
+    ordinal += 1 + function.prelude.size();  // OpFunction and its parameters
+    for (ir::Block& block : function.blocks) {
+      ++ordinal;  // OpLabel
+      std::vector<ir::Instruction> with_lines;
+      with_lines.reserve(block.instructions.size() * 2);
+      for (ir::Instruction& instruction : block.instructions) {
+        ++ordinal;
+        if (!instruction.is_debug_line() && by_instruction[ordinal - 1] != 0) {
+          with_lines.push_back(line(by_instruction[ordinal - 1]));
+        }
+        with_lines.push_back(std::move(instruction));
+      }
+      block.instructions = std::move(with_lines);
+    }
+    ++ordinal;  // OpFunctionEnd
+  }
+  module.add_global(ir::make_instruction(spv::Op::OpString, 0, file, {ir::string(path)}));
+}
+
+bool has_debug_lines(const ir::Module& module) {
+  bool found = false;
+  module.for_each_instruction([&](const ir::Instruction& i) { found |= i.opcode() == spv::Op::OpLine; });
+  return found;
+}
+
+void lint_compiled(const InputFile& input, const LintOptions& options, CompiledShader& compiled, FileReport& report) {
+  spv_target_env env = to_spv_env(options.compile.target_env);
+  ir::DecodeError decode_error;
+  std::optional<ir::Module> original = ir::decode(compiled.spirv, &decode_error);
+  if (!original) {
+    report.diagnostics.push_back(invalid_spirv(Location{input.path}, decode_error.message));
+    return;
+  }
+
+  if (auto messages = validate_spirv(compiled.spirv, env); !messages.empty()) {
+    Module module(std::move(*original), ModuleOrigin{input.path, compiled.assembly_lines});
+    std::vector<const ir::Instruction*> by_ordinal;
+    module.ir().for_each_instruction([&](const ir::Instruction& i) { by_ordinal.push_back(&i); });
+    for (const ValidationMessage& message : messages) {
+      if (!message.is_error) continue;
+      Location location{input.path};
+      if (message.instruction > 0 && message.instruction <= by_ordinal.size()) {
+        location = module.location(*by_ordinal[message.instruction - 1]);
+      }
+      report.diagnostics.push_back(invalid_spirv(std::move(location), message.message));
+    }
+    return;
+  }
+
+  std::vector<uint32_t> words = std::move(compiled.spirv);
+  if (!compiled.assembly_lines.empty() && !has_debug_lines(*original)) {
+    attach_assembly_lines(*original, input.path, compiled.assembly_lines);
+    words = ir::encode(*original);
+  }
+  std::string normalize_error;
+  std::optional<std::vector<uint32_t>> normalized = normalize(words, env, &normalize_error);
+  std::optional<ir::Module> analyzed = normalized ? ir::decode(*normalized, &decode_error) : std::nullopt;
+  if (!analyzed) {
+    // Analyses still run on the module as written; only their reach is smaller.
+    analyzed = ir::decode(words, &decode_error);
+  }
+  if (!analyzed) {
+    report.diagnostics.push_back(invalid_spirv(Location{input.path}, decode_error.message));
+    return;
+  }
+  Module module(std::move(*analyzed), ModuleOrigin{input.path, {}});
+  for (Diagnostic& d : run_rules(module, options.selection, options.rule_options)) {
+    report.diagnostics.push_back(std::move(d));
+  }
+}
+
+}  // namespace
+
+FileReport lint_file(const InputFile& input, const LintOptions& options, SourceCache& sources) {
+  FileReport report{input.path, {}, {}};
+  ReadError read_error;
+  std::optional<std::string> text = read_file(input.path, &read_error);
+  if (!text) {
+    report.messages.push_back(InputMessage{input.path, read_error.reason, true});
+    return report;
+  }
+  try {
+    CompiledShader compiled = compile(input.path, *text, input.language, options.compile, sources);
+    report.diagnostics = std::move(compiled.diagnostics);
+    if (compiled.non_compute_stage) {
+      report.messages.push_back(InputMessage{
+          input.path, fmt::format("not a compute shader ({} stage); skipped", *compiled.non_compute_stage), false});
+    } else if (compiled.ok) {
+      lint_compiled(input, options, compiled, report);
+    }
+  } catch (const std::exception& e) {
+    report.diagnostics.push_back(Diagnostic{&kInternalError, Severity::Error,
+                                            fmt::format("klint failed on this file: {}", e.what()),
+                                            Location{input.path}, {}, "please report this as a bug in klint"});
+  }
+  std::erase_if(report.diagnostics, [&](const Diagnostic& d) { return !options.selection.enabled(*d.rule); });
+  std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(), diagnostic_less);
+  return report;
+}
+
+}  // namespace klint

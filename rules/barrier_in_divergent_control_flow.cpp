@@ -1,0 +1,175 @@
+#include <deque>
+
+#include "analyzer/uniformity.h"
+#include "rules/rule.h"
+
+namespace klint {
+namespace {
+
+constexpr RuleInfo kInfo{
+    .id = "barrier-in-divergent-control-flow",
+    .category = Category::Correctness,
+    .default_severity = Severity::Error,
+    .summary = "workgroup barrier that only some invocations of a workgroup may reach",
+    .doc = R"md(
+## What it finds
+A workgroup barrier (GLSL `barrier()`, HLSL `GroupMemoryBarrierWithGroupSync()`
+and its relatives, `OpControlBarrier` with workgroup execution scope) that sits
+under a branch, a loop or after an early `return` whose condition can differ
+between the invocations of one workgroup, because it derives from
+`gl_LocalInvocationID`, `gl_GlobalInvocationID`, a subgroup id, an atomic
+result or another per-invocation value.
+
+## Why it matters
+Every invocation of a workgroup must execute the same barrier, the same number
+of times (Vulkan requires barriers in uniform control flow). When some
+invocations skip it, the others wait forever or run on with memory the rest
+has not written: the shader hangs, loses the device, or computes garbage, and
+which of these happens changes between GPUs and drivers.
+
+## Bad
+```glsl
+layout(local_size_x = 256) in;
+layout(binding = 0) buffer Data { float x[]; };
+layout(push_constant) uniform Params { uint n; };
+shared float partial[256];
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    if (tid >= n) return;             // idle invocations leave early...
+    partial[tid] = x[tid];
+    barrier();                        // ...and never arrive here
+    x[tid] = partial[255 - tid];
+}
+```
+
+## Fix
+```glsl
+layout(local_size_x = 256) in;
+layout(binding = 0) buffer Data { float x[]; };
+layout(push_constant) uniform Params { uint n; };
+shared float partial[256];
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    partial[tid] = tid < n ? x[tid] : 0.0;  // idle invocations contribute zero
+    barrier();                              // and every invocation arrives
+    if (tid < n) x[tid] = partial[255 - tid];
+}
+```
+
+## Exceptions
+Conditions on values that are the same for the whole workgroup stay silent:
+`gl_WorkGroupID`, `gl_NumWorkGroups`, push constants, specialization constants,
+uniform buffers, and loads at uniform addresses. A barrier with subgroup
+execution scope is not a workgroup barrier and is not checked here.
+)md",
+};
+
+using spv::Op;
+
+bool has_workgroup_execution_scope(const Module& module, const ir::Instruction& barrier) {
+  auto scope = module.constant_value(barrier.word(0));
+  return !scope || *scope == static_cast<uint32_t>(spv::Scope::Workgroup);
+}
+
+// Whether `to` can be reached from `from` in the control-flow graph.
+bool reaches(const Cfg& cfg, uint32_t from, uint32_t to) {
+  std::vector<bool> seen(cfg.size(), false);
+  std::deque<uint32_t> work{from};
+  while (!work.empty()) {
+    uint32_t block = work.front();
+    work.pop_front();
+    if (block == to) return true;
+    if (seen[block]) continue;
+    seen[block] = true;
+    for (uint32_t next : cfg.successors(block)) work.push_back(next);
+  }
+  return false;
+}
+
+bool is_loop_branch(const ir::Function& function, const Cfg& cfg, uint32_t block) {
+  if (const ir::Instruction* merge = function.blocks[block].merge(); merge && merge->opcode() == Op::OpLoopMerge) {
+    return true;
+  }
+  for (const ir::Block& candidate : function.blocks) {
+    const ir::Instruction* merge = candidate.merge();
+    if (!merge || merge->opcode() != Op::OpLoopMerge) continue;
+    int header = cfg.index_of(candidate.id());
+    for (uint32_t next : cfg.successors(block)) {
+      if (next == static_cast<uint32_t>(header) || cfg.index_of(merge->word(0)) == static_cast<int>(next)) return true;
+    }
+  }
+  return false;
+}
+
+std::string source_name(const Uniformity& uniformity, uint32_t condition) {
+  if (auto builtin = uniformity.source_builtin(condition)) return glsl_name(*builtin);
+  return "a value that differs between invocations";
+}
+
+std::string branch_note(const ir::Function& function, const Cfg& cfg, uint32_t branch, uint32_t barrier,
+                        const std::string& source) {
+  if (is_loop_branch(function, cfg, branch)) {
+    return fmt::format("this loop condition depends on {}, so invocations leave the loop at different iterations",
+                       source);
+  }
+  for (uint32_t next : cfg.successors(branch)) {
+    if (!reaches(cfg, next, barrier)) {
+      return fmt::format("invocations for which this condition on {} goes the other way never reach the barrier",
+                         source);
+    }
+  }
+  return fmt::format("this condition depends on {}", source);
+}
+
+std::string source_note(const Module& module, const Uniformity& uniformity, const ir::Instruction& source) {
+  const Divergence* why = uniformity.value(source.result_id());
+  if (why && why->kind == Divergence::Kind::BuiltIn) {
+    return fmt::format("{} differs between the invocations of a workgroup", glsl_name(*why->builtin));
+  }
+  if (why && why->kind == Divergence::Kind::Atomic) return "the result of an atomic differs between invocations";
+  if (why && why->kind == Divergence::Kind::Subgroup) {
+    return "the result of a subgroup operation differs between subgroups";
+  }
+  return "this value differs between invocations";
+}
+
+class BarrierInDivergentControlFlow final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+
+  void check(const Module& module, const RuleOptions&, Reporter& report) const override {
+    for (const ir::Function& function : module.functions()) {
+      const Cfg& cfg = module.cfg(function);
+      const Uniformity& uniformity = module.uniformity(function);
+      for (uint32_t block = 0; block < function.blocks.size(); ++block) {
+        const ir::Instruction* branch = uniformity.divergent_branch(block);
+        if (!branch || !cfg.reachable(block)) continue;
+        for (const ir::Instruction& barrier : function.blocks[block].instructions) {
+          if (barrier.opcode() != Op::OpControlBarrier || !has_workgroup_execution_scope(module, barrier)) continue;
+          report_barrier(module, function, cfg, uniformity, block, barrier, *branch, report);
+        }
+      }
+    }
+  }
+
+ private:
+  static void report_barrier(const Module& module, const ir::Function& function, const Cfg& cfg,
+                             const Uniformity& uniformity, uint32_t block, const ir::Instruction& barrier,
+                             const ir::Instruction& branch, Reporter& report) {
+    uint32_t condition = branch.word(0);
+    std::string source = source_name(uniformity, condition);
+    const ir::Block* branch_block = module.block_of(branch);
+    uint32_t branch_index = static_cast<uint32_t>(cfg.index_of(branch_block->id()));
+    auto diagnostic = report.at(barrier, fmt::format("barrier in control flow that depends on {}", source));
+    diagnostic.note(branch, branch_note(function, cfg, branch_index, block, source));
+    auto chain = uniformity.chain(condition);
+    if (!chain.empty()) diagnostic.note(*chain.back(), source_note(module, uniformity, *chain.back()));
+    diagnostic.fix_title(
+        "make the condition uniform across the workgroup, or move the barrier where every invocation reaches it");
+  }
+};
+
+KLINT_REGISTER_RULE(BarrierInDivergentControlFlow);
+
+}  // namespace
+}  // namespace klint

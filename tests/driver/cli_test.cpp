@@ -1,0 +1,244 @@
+// klint as users run it: output shape, exit codes, options, and every kind of
+// bad input, each reported in one line while the other files are still linted.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/support/run.h"
+
+namespace klint::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kDivergent = R"(#version 450
+layout(local_size_x = 64) in;
+shared float tile[64];
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    tile[i] = 1.0;
+    if (i < 16) {
+        barrier();
+    }
+}
+)";
+
+constexpr const char* kClean = R"(#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { float data[]; };
+shared float tile[64];
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    tile[i] = data[gl_GlobalInvocationID.x];
+    barrier();
+    data[gl_GlobalInvocationID.x] = tile[63 - i];
+}
+)";
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("klint-cli-" + std::to_string(getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::permissions(dir_, fs::perms::owner_all, fs::perm_options::add, ec);
+    fs::remove_all(dir_, ec);
+  }
+  void write(const std::string& name, const std::string& text) {
+    fs::create_directories((dir_ / name).parent_path());
+    std::ofstream(dir_ / name, std::ios::binary) << text;
+  }
+  Run klint(std::vector<std::string> args) { return run_klint(args, dir_.string()); }
+
+  fs::path dir_;
+};
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+TEST_F(Cli, FindingHasTheCompilerStyleFirstLineAndExitsOne) {
+  write("bad.comp", kDivergent);
+  Run run = klint({"bad.comp"});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_EQ(first_line(run.out),
+            "bad.comp:8: error: barrier in control flow that depends on gl_LocalInvocationID "
+            "[barrier-in-divergent-control-flow]");
+  EXPECT_NE(run.out.find("barrier();"), std::string::npos) << "the source line is shown:\n" << run.out;
+  EXPECT_NE(run.out.find("bad.comp:7: note:"), std::string::npos) << "the branch is a note:\n" << run.out;
+}
+
+TEST_F(Cli, CleanShaderPrintsNothingAndExitsZero) {
+  write("good.comp", kClean);
+  Run run = klint({"good.comp"});
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_EQ(run.out, "");
+  EXPECT_EQ(run.err, "");
+}
+
+TEST_F(Cli, FailOnSetsTheThreshold) {
+  write("bad.comp", kDivergent);
+  EXPECT_EQ(klint({"--fail-on=never", "bad.comp"}).exit_code, 0);
+  EXPECT_EQ(klint({"--fail-on=error", "bad.comp"}).exit_code, 1);
+  EXPECT_EQ(klint({"--fail-on=sometimes", "bad.comp"}).exit_code, 2);
+}
+
+TEST_F(Cli, SelectAndIgnoreChooseRules) {
+  write("bad.comp", kDivergent);
+  Run ignored = klint({"--ignore", "barrier-in-divergent-control-flow", "bad.comp"});
+  EXPECT_EQ(ignored.exit_code, 0);
+  EXPECT_EQ(ignored.out, "");
+  Run selected = klint({"--select=shared-memory-over-limit", "bad.comp"});
+  EXPECT_EQ(selected.exit_code, 0);
+  Run unknown = klint({"--select=no-such-rule", "bad.comp"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("unknown rule 'no-such-rule'"), std::string::npos) << unknown.err;
+}
+
+TEST_F(Cli, ListRulesAndExplain) {
+  Run list = klint({"--list-rules"});
+  EXPECT_EQ(list.exit_code, 0);
+  for (const char* id : {"barrier-in-divergent-control-flow", "shared-memory-over-limit", "compile-error",
+                         "invalid-spirv"}) {
+    EXPECT_NE(list.out.find(id), std::string::npos) << id;
+  }
+  Run explain = klint({"--explain", "shared-memory-over-limit"});
+  EXPECT_EQ(explain.exit_code, 0);
+  EXPECT_NE(explain.out.find("## Why it matters"), std::string::npos);
+  EXPECT_EQ(klint({"--explain", "nope"}).exit_code, 2);
+}
+
+TEST_F(Cli, UsageErrorsExitTwo) {
+  EXPECT_EQ(klint({}).exit_code, 2);
+  EXPECT_EQ(klint({"--no-such-option", "x.comp"}).exit_code, 2);
+  EXPECT_EQ(klint({"--target-env=vulkan9", "x.comp"}).exit_code, 2);
+  EXPECT_EQ(klint({"-fshader-stage=vertex", "x.comp"}).exit_code, 2);
+}
+
+TEST_F(Cli, GlslcOptionsReachTheCompiler) {
+  write("inc/tile.glsl", "shared float tile[TILE];\n");
+  write("macro.comp", "#version 450\nlayout(local_size_x = 64) in;\n#include \"tile.glsl\"\n"
+                      "void main() { tile[gl_LocalInvocationID.x] = 0.0; }\n");
+  Run without = klint({"macro.comp"});
+  EXPECT_EQ(without.exit_code, 1);
+  EXPECT_NE(without.out.find("[compile-error]"), std::string::npos) << without.out;
+  Run with = klint({"-I", "inc", "-DTILE=10000", "--target-env=vulkan1.1", "macro.comp"});
+  EXPECT_EQ(with.exit_code, 1) << with.out << with.err;
+  EXPECT_NE(with.out.find("40000 bytes"), std::string::npos) << with.out;
+  EXPECT_EQ(klint({"-I", "inc", "-DTILE=64", "macro.comp"}).exit_code, 0);
+  write("shader.txt", kClean);
+  EXPECT_EQ(klint({"shader.txt"}).exit_code, 2);
+  EXPECT_EQ(klint({"-fshader-stage=compute", "shader.txt"}).exit_code, 0);
+}
+
+TEST_F(Cli, OutputIsDeterministic) {
+  write("a/one.comp", kDivergent);
+  write("b/two.comp", kDivergent);
+  write("c.comp", kDivergent);
+  Run first = klint({"."});
+  Run second = klint({"c.comp", "b", "a"});
+  EXPECT_EQ(first.exit_code, 1);
+  EXPECT_EQ(first.out, second.out);
+  EXPECT_LT(first.out.find("a/one.comp"), first.out.find("b/two.comp"));
+}
+
+TEST_F(Cli, ColorFollowsTheOption) {
+  write("bad.comp", kDivergent);
+  EXPECT_NE(klint({"--color=always", "bad.comp"}).out.find("\x1b["), std::string::npos);
+  EXPECT_EQ(klint({"--color=never", "bad.comp"}).out.find("\x1b["), std::string::npos);
+  EXPECT_EQ(klint({"bad.comp"}).out.find("\x1b["), std::string::npos) << "auto: not a terminal";
+}
+
+// Bad input: one line naming the file and the reason; the rest still linted.
+class BadInput : public Cli {
+ protected:
+  // Lints `name` beside a file with a finding; the finding must still be
+  // reported and `expected` must appear on one line together with the name.
+  Run lint_beside_finding(const std::string& name, const std::string& expected, int exit_code) {
+    write("finding.comp", kDivergent);
+    Run run = klint({name, "finding.comp"});
+    EXPECT_EQ(run.exit_code, exit_code) << run.out << run.err;
+    EXPECT_NE(run.out.find("finding.comp:8: error:"), std::string::npos) << "other files still linted:\n" << run.out;
+    std::string all = run.out + run.err;
+    bool found = false;
+    size_t begin = 0;
+    while (begin < all.size()) {
+      size_t end = all.find('\n', begin);
+      std::string line = all.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+      found |= line.find(name) != std::string::npos && line.find(expected) != std::string::npos;
+      if (end == std::string::npos) break;
+      begin = end + 1;
+    }
+    EXPECT_TRUE(found) << "no line names " << name << " with '" << expected << "':\n" << all;
+    return run;
+  }
+};
+
+TEST_F(BadInput, MissingPath) { lint_beside_finding("missing.comp", "no such file", 2); }
+
+TEST_F(BadInput, UnreadableFile) {
+  if (geteuid() == 0) GTEST_SKIP() << "root reads files whatever their mode";
+  write("secret.comp", kClean);
+  chmod((dir_ / "secret.comp").c_str(), 0);
+  lint_beside_finding("secret.comp", "ermission denied", 2);
+}
+
+TEST_F(BadInput, EmptyFile) {
+  write("empty.comp", "");
+  lint_beside_finding("empty.comp", "empty file", 1);
+}
+
+TEST_F(BadInput, BinaryJunkNamedComp) {
+  write("junk.comp", std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0\x3e\0", 20));
+  Run run = lint_beside_finding("junk.comp", "binary content", 1);
+  EXPECT_EQ(run.out.find("ELF"), std::string::npos) << "junk is not echoed";
+}
+
+TEST_F(BadInput, TruncatedSpirv) {
+  write("short.spv", std::string("\x03\x02\x23\x07\x00\x00\x01", 7));
+  lint_beside_finding("short.spv", "truncated", 1);
+}
+
+TEST_F(BadInput, SpirvWithWrongMagic) {
+  write("magic.spv", std::string(20, '\x42'));
+  lint_beside_finding("magic.spv", "bad magic number", 1);
+}
+
+TEST_F(BadInput, VertexShaderIsSkippedWithANote) {
+  write("shader.vert", "#version 450\nvoid main() { gl_Position = vec4(0.0); }\n");
+  Run run = lint_beside_finding("shader.vert", "not a compute shader", 1);
+  EXPECT_NE(run.err.find("note:"), std::string::npos) << run.err;
+}
+
+TEST_F(BadInput, FragmentStagePragmaIsSkippedWithANote) {
+  write("stage.glsl", "#version 450\n#pragma shader_stage(fragment)\nlayout(location = 0) out vec4 c;\n"
+                      "void main() { c = vec4(1.0); }\n");
+  lint_beside_finding("stage.glsl", "not a compute shader", 1);
+}
+
+TEST_F(BadInput, InvalidGlslIsACompileErrorAtItsLine) {
+  write("broken.comp", "#version 450\nlayout(local_size_x = 1) in;\nvoid main() {\n  undeclared = 1;\n}\n");
+  Run run = lint_beside_finding("broken.comp", "undeclared", 1);
+  EXPECT_NE(run.out.find("broken.comp:4:"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("[compile-error]"), std::string::npos) << run.out;
+}
+
+TEST_F(BadInput, SymlinkLoopInADirectory) {
+  write("tree/sub/a.comp", kDivergent);
+  fs::create_directory_symlink("..", dir_ / "tree/sub/loop");
+  write("finding.comp", kDivergent);
+  Run run = klint({"tree", "finding.comp"});
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("symlink loop"), std::string::npos) << run.err;
+  EXPECT_NE(run.out.find("tree/sub/a.comp:8: error:"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("finding.comp:8: error:"), std::string::npos) << run.out;
+}
+
+}  // namespace
+}  // namespace klint::testing

@@ -1,0 +1,14 @@
+#version 450
+// Each invocation gets its own ticket from the atomic, so the condition differs.
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Counter { uint counter; uint data[]; };
+shared uint staging[64];
+
+void main() {
+    uint ticket = atomicAdd(counter, 1u);
+    staging[gl_LocalInvocationID.x] = ticket;
+    if (ticket % 2u == 0u) {
+        barrier();  // expect: barrier-in-divergent-control-flow "value that differs"
+    }
+    data[ticket] = staging[0];
+}

@@ -1,0 +1,16 @@
+#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { float data[]; };
+shared float tile[64];
+
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    tile[i] = data[gl_GlobalInvocationID.x];
+    if (i < 16) {
+        barrier();  // expect: barrier-in-divergent-control-flow "gl_LocalInvocationID"
+    }
+    // expect@+1: barrier-in-divergent-control-flow "gl_LocalInvocationID"
+    if (i % 2 == 0) barrier();
+    if (gl_WorkGroupID.x == 0) barrier();  // uniform across the workgroup: silent
+    data[gl_GlobalInvocationID.x] = tile[63 - i];
+}

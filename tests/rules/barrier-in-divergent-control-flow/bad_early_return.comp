@@ -1,0 +1,22 @@
+#version 450
+// The seeds' RMSNorm: invocations past the row length leave before the
+// reduction, so the barrier waits for invocations that never come.
+layout(local_size_x = 256) in;
+layout(binding = 0) readonly buffer X { float x[]; };
+layout(binding = 1) writeonly buffer Y { float y[]; };
+layout(push_constant) uniform P { uint D; float eps; };
+shared float partial[256];
+
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    uint row = gl_WorkGroupID.x;
+    if (tid >= D) return;
+    float v = x[row * D + tid];
+    partial[tid] = v * v;
+    barrier();  // expect: barrier-in-divergent-control-flow "gl_LocalInvocationID"
+    for (uint s = 128; s > 0; s >>= 1) {
+        if (tid < s) partial[tid] += partial[tid + s];
+        barrier();  // expect: barrier-in-divergent-control-flow
+    }
+    y[row * D + tid] = v * inversesqrt(partial[0] / float(D) + eps);
+}

@@ -1,0 +1,16 @@
+#version 450
+#extension GL_KHR_shader_subgroup_basic : require
+// The barrier hides in a helper that only some invocations call.
+layout(local_size_x = 32) in;
+layout(binding = 0) buffer Data { float data[]; };
+shared float cache[32];
+
+void publish(uint slot, float value) {
+    cache[slot] = value;
+    barrier();  // expect: barrier-in-divergent-control-flow "gl_SubgroupInvocationID"
+}
+
+void main() {
+    if (gl_SubgroupInvocationID < 8) publish(gl_LocalInvocationID.x, data[gl_GlobalInvocationID.x]);
+    data[gl_GlobalInvocationID.x] = cache[31 - gl_LocalInvocationID.x];
+}

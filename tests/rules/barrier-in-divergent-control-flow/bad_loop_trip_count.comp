@@ -1,0 +1,17 @@
+#version 450
+// The loop starts at the invocation's id: invocations run different numbers of
+// iterations, so they pass the barrier a different number of times.
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { float data[]; };
+layout(push_constant) uniform P { uint n; };
+shared float staging[64];
+
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    for (uint i = gl_GlobalInvocationID.x; i < n; i += 64 * gl_NumWorkGroups.x) {
+        staging[tid] = data[i];
+        barrier();  // expect: barrier-in-divergent-control-flow "gl_GlobalInvocationID"
+        data[i] = staging[63 - tid];
+        barrier();  // expect: barrier-in-divergent-control-flow
+    }
+}

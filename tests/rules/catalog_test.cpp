@@ -1,0 +1,111 @@
+// Every rule is documented, has fixtures of both kinds, and its docs on disk are
+// what the code generates.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "driver/docs.h"
+#include "tests/support/fixture.h"
+
+namespace klint::testing {
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kSource = KLINT_SOURCE_DIR;
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The first ```glsl block after `heading` in a rule's doc.
+std::string code_block(std::string_view doc, std::string_view heading) {
+  size_t at = doc.find(heading);
+  if (at == std::string_view::npos) return {};
+  size_t begin = doc.find("```glsl\n", at);
+  if (begin == std::string_view::npos) return {};
+  begin += 8;
+  size_t end = doc.find("```", begin);
+  return std::string(doc.substr(begin, end - begin));
+}
+
+size_t findings_of(const RuleInfo& rule, const std::string& source, const std::string& name) {
+  fs::path dir = fs::temp_directory_path() / "klint-doc-examples";
+  fs::create_directories(dir);
+  fs::path path = dir / (name + ".comp");
+  std::ofstream(path) << "#version 450\n" << source;
+  LintOptions options;
+  SourceCache sources;
+  FileReport report = lint_file(InputFile{path.string(), Language::Glsl, true}, options, sources);
+  size_t count = 0;
+  for (const Diagnostic& d : report.diagnostics) {
+    EXPECT_NE(d.rule, &kCompileError) << rule.id << " " << name << " example does not compile: " << d.message;
+    count += d.rule == &rule;
+  }
+  return count;
+}
+
+TEST(RuleCatalog, EveryRuleHasFixturesOfBothKindsAndHlsl) {
+  for (const auto& rule : RuleRegistry::rules()) {
+    fs::path dir = kSource / "tests/rules" / std::string(rule->info().id);
+    size_t bad = 0, good = 0, hlsl = 0;
+    for (const std::string& file : fixture_files(dir.string())) {
+      std::string stem = fs::path(file).stem().string();
+      bad += stem.starts_with("bad");
+      good += stem.starts_with("good");
+      hlsl += fs::path(file).extension() == ".hlsl";
+    }
+    EXPECT_GE(bad, 1u) << rule->info().id << " has no bad_* fixture in " << dir;
+    EXPECT_GE(good, 1u) << rule->info().id << " has no good_* fixture in " << dir;
+    EXPECT_GE(hlsl, 1u) << rule->info().id << " has no HLSL fixture in " << dir;
+  }
+}
+
+TEST(RuleCatalog, DocsHaveTheirSections) {
+  for (const RuleInfo* rule : RuleRegistry::infos()) {
+    for (const char* section : {"## What it finds", "## Why it matters", "## Bad", "## Fix", "## Exceptions"}) {
+      EXPECT_NE(rule->doc.find(section), std::string_view::npos) << rule->id << " lacks " << section;
+    }
+    EXPECT_FALSE(rule->summary.empty()) << rule->id;
+    EXPECT_EQ(rule->summary.back() == '.', false) << rule->id << ": summaries have no trailing period";
+  }
+}
+
+TEST(RuleCatalog, BadExampleFiresAndFixExampleDoesNot) {
+  for (const auto& rule : RuleRegistry::rules()) {
+    const RuleInfo& info = rule->info();
+    std::string bad = code_block(info.doc, "## Bad");
+    std::string fix = code_block(info.doc, "## Fix");
+    ASSERT_FALSE(bad.empty()) << info.id << ": no ```glsl block under ## Bad";
+    ASSERT_FALSE(fix.empty()) << info.id << ": no ```glsl block under ## Fix";
+    EXPECT_GE(findings_of(info, bad, std::string(info.id) + "-bad"), 1u) << info.id << ": its Bad example is silent";
+    EXPECT_EQ(findings_of(info, fix, std::string(info.id) + "-fix"), 0u) << info.id << ": its Fix example fires";
+  }
+}
+
+TEST(RuleCatalog, CommittedDocsMatchGeneratedDocs) {
+  fs::path generated = fs::temp_directory_path() / "klint-generated-docs";
+  fs::remove_all(generated);
+  std::string error;
+  ASSERT_TRUE(write_rule_docs(generated.string(), &error)) << error;
+  size_t compared = 0;
+  for (const auto& entry : fs::directory_iterator(generated)) {
+    fs::path committed = kSource / "docs/rules" / entry.path().filename();
+    EXPECT_TRUE(fs::exists(committed)) << committed << " is missing: run klint --generate-docs docs/rules";
+    EXPECT_EQ(read(committed), read(entry.path()))
+        << committed << " differs from the rule's metadata: run klint --generate-docs docs/rules";
+    ++compared;
+  }
+  for (const auto& entry : fs::directory_iterator(kSource / "docs/rules")) {
+    EXPECT_TRUE(fs::exists(generated / entry.path().filename()))
+        << entry.path() << " belongs to no rule: delete it";
+  }
+  EXPECT_EQ(compared, RuleRegistry::infos().size() + 1);  // + README.md
+}
+
+}  // namespace
+}  // namespace klint::testing

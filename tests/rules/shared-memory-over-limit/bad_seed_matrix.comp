@@ -1,0 +1,12 @@
+#version 450
+// The seeds' 100x100 float matrix: 40,000 bytes, over the 32 KiB limit.
+layout(local_size_x = 100) in;
+layout(binding = 0) buffer M { float m[]; };
+shared float shared_matrix[100 * 100];
+
+void main() {  // expect: shared-memory-over-limit "40000 bytes"
+    uint row = gl_LocalInvocationID.x;
+    for (uint c = 0; c < 100; ++c) shared_matrix[row * 100 + c] = m[row * 100 + c];
+    barrier();
+    for (uint c = 0; c < 100; ++c) m[row * 100 + c] = shared_matrix[c * 100 + row];
+}
