@@ -33,6 +33,10 @@ struct Discovery {
 // Symbolic links are followed, a directory already being walked is reported as
 // a symlink loop and not entered again. A path named explicitly is always
 // linted if klint knows its language (see language_for_path).
+// Paths found in a directory are the directory as given joined with the path
+// below it, without `.` components or doubled slashes (`.` gives `a.comp`,
+// `shaders/` gives `shaders/a.comp`); `..` is kept. Explicit files keep the
+// exact spelling given.
 Discovery discover_inputs(const std::vector<std::string>& paths, bool force_compute);
 
 }  // namespace klint

@@ -1,0 +1,223 @@
+#include "driver/discover.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <string_view>
+
+namespace klint {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Sniffing reads only the head of a file: a compute entry point's layout and
+// main() are near the top, and a huge generated file must not stall the walk.
+constexpr size_t kSniffBytes = 1 << 20;
+
+struct FileId {
+  dev_t device;
+  ino_t inode;
+  friend auto operator<=>(const FileId&, const FileId&) = default;
+};
+
+FileId id_of(const struct stat& st) { return {st.st_dev, st.st_ino}; }
+
+// strerror's words in the lower case of `klint: error: PATH: REASON`.
+std::string lower_first(std::string text) {
+  if (!text.empty()) text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
+  return text;
+}
+
+std::string reason_for_errno(int error) { return lower_first(std::strerror(error)); }
+
+// Why stat() failed on `path`, naming broken symbolic links as such: ENOENT on
+// a link that exists means its target is missing.
+std::string stat_failure_reason(const std::string& path, int error) {
+  struct stat link {};
+  if (error == ENOENT && ::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+    return "dangling symbolic link";
+  }
+  return reason_for_errno(error);
+}
+
+// `dir/name` without the `./` and doubled slashes that joining adds. Unlike
+// lexically_normal() it keeps `..`: `link/..` is not `.` when `link` is a
+// symbolic link, and the path must still name the file that was found.
+std::string join_path(const std::string& dir, const std::string& name) {
+  fs::path joined;
+  for (const fs::path& part : fs::path(dir) / name) {
+    if (part.empty() || part == ".") continue;
+    joined /= part;
+  }
+  return joined.empty() ? std::string(".") : joined.string();
+}
+
+// The first kSniffBytes of a file; nullopt (with errno set) if it cannot be read.
+std::optional<std::string> read_head(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in.is_open()) return std::nullopt;
+  std::string head(kSniffBytes, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  if (in.bad()) return std::nullopt;
+  head.resize(static_cast<size_t>(in.gcount()));
+  return head;
+}
+
+bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// `main` as a whole word followed by `(`: a definition or a call, not "domain".
+bool mentions_main_function(std::string_view text) {
+  for (size_t at = text.find("main"); at != std::string_view::npos; at = text.find("main", at + 1)) {
+    if (at > 0 && is_identifier_char(text[at - 1])) continue;
+    size_t next = at + 4;
+    while (next < text.size() && (text[next] == ' ' || text[next] == '\t')) ++next;
+    if (next < text.size() && text[next] == '(') return true;
+  }
+  return false;
+}
+
+bool is_glsl_compute_source(std::string_view text) {
+  bool declares_compute = text.find("local_size_x") != std::string_view::npos ||
+                          text.find("local_size_y") != std::string_view::npos ||
+                          text.find("local_size_z") != std::string_view::npos ||
+                          text.find("#pragma shader_stage(compute)") != std::string_view::npos;
+  return declares_compute && mentions_main_function(text);
+}
+
+// HLSL attribute names are case-insensitive: [numthreads] and [NumThreads].
+bool is_hlsl_compute_source(std::string_view text) {
+  constexpr std::string_view kAttribute = "numthreads";
+  auto it = std::search(text.begin(), text.end(), kAttribute.begin(), kAttribute.end(),
+                        [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+  return it != text.end();
+}
+
+class Discoverer {
+ public:
+  explicit Discoverer(bool force_compute) : force_compute_(force_compute) {}
+
+  void add_argument(const std::string& path);
+  Discovery finish();
+
+ private:
+  enum class Sniff { Shader, NotShader, Unreadable };
+
+  void walk(const std::string& dir, FileId id);
+  void visit_entry(const std::string& path);
+  Sniff sniff_walked_file(const std::string& path);
+  void take(const std::string& path, const struct stat& st, Language language, bool named);
+  void error(const std::string& path, std::string reason) {
+    result_.messages.push_back({path, std::move(reason), true});
+  }
+
+  bool force_compute_;
+  Discovery result_;
+  std::set<FileId> files_taken_;
+  std::map<FileId, std::string> dirs_walked_;  // with the path they were first walked under
+  std::set<FileId> walk_stack_;
+};
+
+void Discoverer::add_argument(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return error(path, stat_failure_reason(path, errno));
+  if (S_ISDIR(st.st_mode)) {
+    // A directory named twice, or inside another one named, is walked once.
+    if (!dirs_walked_.contains(id_of(st))) walk(path, id_of(st));
+    return;
+  }
+  // Reading a FIFO or a device would block or never end.
+  if (!S_ISREG(st.st_mode)) return error(path, "not a regular file");
+  if (std::optional<Language> language = language_for_path(path, force_compute_)) {
+    return take(path, st, *language, /*named=*/true);
+  }
+  if (std::optional<std::string> stage = non_compute_stage_for_path(path)) {
+    result_.messages.push_back({path, "not a compute shader (" + *stage + " stage); skipped", false});
+    return;
+  }
+  error(path, "unknown file type: use -fshader-stage=compute for GLSL with other extensions");
+}
+
+// Every directory is walked, hidden ones and `build` included: klint lints what
+// it is pointed at, and the user narrows that by naming paths, so what a walk
+// takes never depends on names that happen to look like build output.
+void Discoverer::walk(const std::string& dir, FileId id) {
+  dirs_walked_.emplace(id, dir);
+  walk_stack_.insert(id);
+  std::vector<std::string> names;
+  std::error_code ec;
+  fs::directory_iterator it(dir, ec);
+  for (; !ec && it != fs::directory_iterator(); it.increment(ec)) {
+    names.push_back(it->path().filename().string());
+  }
+  if (ec) error(dir, lower_first(ec.message()));
+  std::sort(names.begin(), names.end());
+  for (const std::string& name : names) visit_entry(join_path(dir, name));
+  walk_stack_.erase(id);
+}
+
+void Discoverer::visit_entry(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return error(path, stat_failure_reason(path, errno));
+  if (S_ISDIR(st.st_mode)) {
+    const FileId id = id_of(st);
+    if (walk_stack_.contains(id)) return error(path, "symlink loop: points back to " + dirs_walked_[id]);
+    // Reached before through another link: its files are already taken.
+    if (dirs_walked_.contains(id)) return;
+    return walk(path, id);
+  }
+  if (!S_ISREG(st.st_mode)) return;
+  // -fshader-stage=compute widens only what is named explicitly: a directory
+  // walk never takes files of unknown type.
+  std::optional<Language> language = language_for_path(path, /*force_compute=*/false);
+  if (!language) return;
+  switch (sniff_walked_file(path)) {
+    case Sniff::Shader: return take(path, st, *language, /*named=*/false);
+    case Sniff::NotShader: return;
+    case Sniff::Unreadable: return error(path, reason_for_errno(errno ? errno : EACCES));
+  }
+}
+
+// Whether a file found in a directory holds a compute shader. SPIR-V and .comp
+// files are taken unread; .glsl and .hlsl are also used for headers and other
+// stages, so only those that declare a compute entry point are taken.
+Discoverer::Sniff Discoverer::sniff_walked_file(const std::string& path) {
+  const std::string ext = fs::path(path).extension().string();
+  if (ext == ".comp" || ext == ".spv" || ext == ".spvasm") return Sniff::Shader;
+  if (ext != ".glsl" && ext != ".hlsl") return Sniff::NotShader;
+  errno = 0;
+  std::optional<std::string> head = read_head(path);
+  if (!head) return Sniff::Unreadable;
+  bool compute = ext == ".glsl" ? is_glsl_compute_source(*head) : is_hlsl_compute_source(*head);
+  return compute ? Sniff::Shader : Sniff::NotShader;
+}
+
+// A file reachable twice (named twice, or through a link and its real path) is
+// linted once, under the first path it was found by.
+void Discoverer::take(const std::string& path, const struct stat& st, Language language, bool named) {
+  if (!files_taken_.insert(id_of(st)).second) return;
+  result_.files.push_back({path, language, named});
+}
+
+Discovery Discoverer::finish() {
+  std::sort(result_.files.begin(), result_.files.end(),
+            [](const InputFile& a, const InputFile& b) { return a.path < b.path; });
+  return std::move(result_);
+}
+
+}  // namespace
+
+Discovery discover_inputs(const std::vector<std::string>& paths, bool force_compute) {
+  Discoverer discoverer(force_compute);
+  for (const std::string& path : paths) discoverer.add_argument(path);
+  return discoverer.finish();
+}
+
+}  // namespace klint

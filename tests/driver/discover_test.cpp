@@ -1,0 +1,302 @@
+#include "driver/discover.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace klint {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kGlslCompute = "#version 450\nlayout(local_size_x = 64) in;\nvoid main() {}\n";
+constexpr const char* kGlslHeader = "// shared helpers, no entry point\nvec3 twice(vec3 v) { return 2.0 * v; }\n";
+
+// Each test runs in a fresh directory tree of its own, as its working
+// directory, so that relative paths are spelled as a user would.
+class DiscoverTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    root_ = fs::temp_directory_path() / ("klint-discover-" + std::to_string(::getpid()) + "-" + test->name());
+    std::error_code ec;
+    fs::remove_all(root_, ec);
+    ASSERT_TRUE(fs::create_directories(root_, ec)) << ec.message();
+    old_cwd_ = fs::current_path();
+    fs::current_path(root_);
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::current_path(old_cwd_, ec);
+    // Give back permissions taken away so that the tree can be removed.
+    for (const fs::path& dir : locked_) fs::permissions(dir, fs::perms::owner_all, ec);
+    fs::remove_all(root_, ec);
+  }
+
+  void write(const fs::path& path, const std::string& text = "") {
+    if (path.has_parent_path()) fs::create_directories(path.parent_path());
+    std::ofstream(path, std::ios::binary) << text;
+  }
+  void link(const fs::path& target, const fs::path& link) {
+    ASSERT_EQ(::symlink(target.c_str(), link.c_str()), 0) << link;
+  }
+  void lock(const fs::path& dir) {
+    locked_.push_back(root_ / dir);
+    fs::permissions(dir, fs::perms::none);
+  }
+
+  fs::path root_;
+  fs::path old_cwd_;
+  std::vector<fs::path> locked_;
+};
+
+std::vector<std::string> paths_of(const Discovery& discovery) {
+  std::vector<std::string> paths;
+  for (const InputFile& file : discovery.files) paths.push_back(file.path);
+  return paths;
+}
+
+std::vector<std::string> messages_of(const Discovery& discovery) {
+  std::vector<std::string> messages;
+  for (const InputMessage& message : discovery.messages) {
+    messages.push_back((message.is_error ? "error: " : "note: ") + message.path + ": " + message.reason);
+  }
+  return messages;
+}
+
+using Paths = std::vector<std::string>;
+
+TEST_F(DiscoverTest, WalksNestedDirectoriesInSortedOrder) {
+  write("top.comp");
+  write("b/z.comp");
+  write("a/y.comp");
+  write("a/sub/x.spv");
+  write("c.spvasm");
+  Discovery discovery = discover_inputs({"."}, false);
+  EXPECT_EQ(paths_of(discovery), (Paths{"a/sub/x.spv", "a/y.comp", "b/z.comp", "c.spvasm", "top.comp"}));
+  EXPECT_TRUE(discovery.messages.empty());
+  EXPECT_EQ(discovery.files[0].language, Language::SpirvBinary);
+  EXPECT_EQ(discovery.files[1].language, Language::Glsl);
+  EXPECT_EQ(discovery.files[3].language, Language::SpirvAssembly);
+  for (const InputFile& file : discovery.files) EXPECT_FALSE(file.named_explicitly) << file.path;
+}
+
+TEST_F(DiscoverTest, PathsKeepTheUsersSpelling) {
+  write("shaders/a.comp");
+  write("shaders/sub/b.comp");
+  EXPECT_EQ(paths_of(discover_inputs({"shaders"}, false)), (Paths{"shaders/a.comp", "shaders/sub/b.comp"}));
+  EXPECT_EQ(paths_of(discover_inputs({"shaders/"}, false)), (Paths{"shaders/a.comp", "shaders/sub/b.comp"}));
+  EXPECT_EQ(paths_of(discover_inputs({"./shaders//"}, false)), (Paths{"shaders/a.comp", "shaders/sub/b.comp"}));
+  // `..` stays: it cannot be removed without knowing whether a link precedes it.
+  EXPECT_EQ(paths_of(discover_inputs({"shaders/sub/.."}, false)),
+            (Paths{"shaders/sub/../a.comp", "shaders/sub/../sub/b.comp"}));
+  // A file named explicitly is kept exactly as typed.
+  EXPECT_EQ(paths_of(discover_inputs({"./shaders/a.comp"}, false)), (Paths{"./shaders/a.comp"}));
+  const std::string absolute = (root_ / "shaders").string();
+  EXPECT_EQ(paths_of(discover_inputs({absolute}, false)), (Paths{absolute + "/a.comp", absolute + "/sub/b.comp"}));
+}
+
+TEST_F(DiscoverTest, WalkingParentDirectoryKeepsDotDot) {
+  write("a.comp");
+  write("sub/b.comp");
+  fs::current_path("sub");
+  EXPECT_EQ(paths_of(discover_inputs({".."}, false)), (Paths{"../a.comp", "../sub/b.comp"}));
+}
+
+TEST_F(DiscoverTest, GlslInDirectoriesOnlyWithAComputeEntryPoint) {
+  write("kernel.glsl", kGlslCompute);
+  write("common.glsl", kGlslHeader);
+  write("pragma.glsl", "#pragma shader_stage(compute)\nvoid main () {}\n");
+  write("z_only.glsl", "#extension GL_EXT_foo : require\nlayout(local_size_z = 2) in;\nvoid main(){}\n");
+  // A fragment shader in .glsl: main() but no workgroup size.
+  write("frag.glsl", "out vec4 color;\nvoid main() { color = vec4(1); }\n");
+  // A workgroup size and "main" inside other words, but no main().
+  write("domain.glsl", "layout(local_size_x = 8) in;\nfloat domain(float remaining) { return remaining; }\n");
+  Discovery discovery = discover_inputs({"."}, false);
+  EXPECT_EQ(paths_of(discovery), (Paths{"kernel.glsl", "pragma.glsl", "z_only.glsl"}));
+  EXPECT_TRUE(discovery.messages.empty());
+}
+
+TEST_F(DiscoverTest, SniffingReadsOnlyTheFirstMebibyte) {
+  write("late.glsl", "//" + std::string(1 << 20, 'x') + "\n" + kGlslCompute);
+  write("early.glsl", kGlslCompute + std::string("//") + std::string(1 << 20, 'x') + "\n");
+  EXPECT_EQ(paths_of(discover_inputs({"."}, false)), (Paths{"early.glsl"}));
+}
+
+TEST_F(DiscoverTest, HlslInDirectoriesOnlyWithNumthreads) {
+  write("blur.hlsl", "[numthreads(64, 1, 1)]\nvoid main(uint3 id : SV_DispatchThreadID) {}\n");
+  write("caps.hlsl", "[NumThreads(8, 8, 1)]\nvoid CSMain() {}\n");
+  write("pixel.hlsl", "float4 main() : SV_Target { return 0; }\n");
+  write("common.hlsli", "[numthreads(64, 1, 1)]\nvoid main() {}\n");
+  Discovery discovery = discover_inputs({"."}, false);
+  EXPECT_EQ(paths_of(discovery), (Paths{"blur.hlsl", "caps.hlsl"}));
+  EXPECT_EQ(discovery.files[0].language, Language::Hlsl);
+}
+
+TEST_F(DiscoverTest, OtherFilesInDirectoriesAreIgnoredSilently) {
+  write("a.vert", "void main() {}\n");
+  write("b.frag");
+  write("README.md");
+  write("Makefile");
+  write("c.comp");
+  Discovery discovery = discover_inputs({"."}, /*force_compute=*/true);
+  EXPECT_EQ(paths_of(discovery), (Paths{"c.comp"}));
+  EXPECT_TRUE(discovery.messages.empty());
+}
+
+TEST_F(DiscoverTest, HiddenAndBuildDirectoriesAreWalkedToo) {
+  write(".cache/a.comp");
+  write("build/b.comp");
+  EXPECT_EQ(paths_of(discover_inputs({"."}, false)), (Paths{".cache/a.comp", "build/b.comp"}));
+}
+
+TEST_F(DiscoverTest, MissingExplicitPathIsAnError) {
+  write("a.comp");
+  Discovery discovery = discover_inputs({"missing.comp", "a.comp", "gone/"}, false);
+  EXPECT_EQ(paths_of(discovery), (Paths{"a.comp"}));
+  EXPECT_EQ(messages_of(discovery), (Paths{"error: missing.comp: no such file or directory",
+                                           "error: gone/: no such file or directory"}));
+}
+
+TEST_F(DiscoverTest, ExplicitFileOfUnknownTypeIsAnErrorUnlessForcedCompute) {
+  write("kernel.cl");
+  Discovery discovery = discover_inputs({"kernel.cl"}, false);
+  EXPECT_TRUE(discovery.files.empty());
+  EXPECT_EQ(messages_of(discovery),
+            (Paths{"error: kernel.cl: unknown file type: use -fshader-stage=compute for GLSL with other extensions"}));
+
+  Discovery forced = discover_inputs({"kernel.cl"}, true);
+  ASSERT_EQ(paths_of(forced), (Paths{"kernel.cl"}));
+  EXPECT_EQ(forced.files[0].language, Language::Glsl);
+  EXPECT_TRUE(forced.files[0].named_explicitly);
+  EXPECT_TRUE(forced.messages.empty());
+}
+
+TEST_F(DiscoverTest, ExplicitNonComputeStageIsANote) {
+  write("a.vert");
+  write("b.rchit");
+  Discovery discovery = discover_inputs({"a.vert", "b.rchit"}, false);
+  EXPECT_TRUE(discovery.files.empty());
+  EXPECT_EQ(messages_of(discovery), (Paths{"note: a.vert: not a compute shader (vertex stage); skipped",
+                                           "note: b.rchit: not a compute shader (closest-hit stage); skipped"}));
+}
+
+TEST_F(DiscoverTest, ExplicitFilesAreTakenWithoutSniffing) {
+  write("common.glsl", kGlslHeader);
+  write("common.hlsli");
+  Discovery discovery = discover_inputs({"common.hlsli", "common.glsl"}, false);
+  EXPECT_EQ(paths_of(discovery), (Paths{"common.glsl", "common.hlsli"}));
+  EXPECT_EQ(discovery.files[1].language, Language::Hlsl);
+  for (const InputFile& file : discovery.files) EXPECT_TRUE(file.named_explicitly);
+}
+
+TEST_F(DiscoverTest, ExplicitSpecialFileIsAnError) {
+  ASSERT_EQ(::mkfifo("pipe.comp", 0600), 0);
+  write("dir/a.comp");
+  ASSERT_EQ(::mkfifo("dir/fifo.comp", 0600), 0);
+  Discovery discovery = discover_inputs({"pipe.comp", "dir"}, false);
+  EXPECT_EQ(paths_of(discovery), (Paths{"dir/a.comp"}));
+  EXPECT_EQ(messages_of(discovery), (Paths{"error: pipe.comp: not a regular file"}));
+}
+
+TEST_F(DiscoverTest, SymlinkLoopIsReportedAndNotEntered) {
+  write("dir/a.comp");
+  link("..", "dir/loop");
+  Discovery discovery = discover_inputs({"."}, false);
+  EXPECT_EQ(paths_of(discovery), (Paths{"dir/a.comp"}));
+  EXPECT_EQ(messages_of(discovery), (Paths{"error: dir/loop: symlink loop: points back to ."}));
+}
+
+TEST_F(DiscoverTest, SymlinkLoopNamesTheDirectoryItReturnsTo) {
+  write("shaders/deep/a.comp");
+  link("../../shaders", "shaders/deep/up");
+  Discovery discovery = discover_inputs({"shaders"}, false);
+  EXPECT_EQ(paths_of(discovery), (Paths{"shaders/deep/a.comp"}));
+  EXPECT_EQ(messages_of(discovery), (Paths{"error: shaders/deep/up: symlink loop: points back to shaders"}));
+}
+
+TEST_F(DiscoverTest, SelfReferentialSymlinkIsAnError) {
+  link("a.comp", "a.comp");
+  Discovery walked = discover_inputs({"."}, false);
+  EXPECT_TRUE(walked.files.empty());
+  EXPECT_EQ(messages_of(walked), (Paths{"error: a.comp: too many levels of symbolic links"}));
+  EXPECT_EQ(messages_of(discover_inputs({"a.comp"}, false)),
+            (Paths{"error: a.comp: too many levels of symbolic links"}));
+}
+
+TEST_F(DiscoverTest, DanglingSymlinkIsAnError) {
+  link("nowhere.comp", "gone.comp");
+  write("ok.comp");
+  Discovery walked = discover_inputs({"."}, false);
+  EXPECT_EQ(paths_of(walked), (Paths{"ok.comp"}));
+  EXPECT_EQ(messages_of(walked), (Paths{"error: gone.comp: dangling symbolic link"}));
+  EXPECT_EQ(messages_of(discover_inputs({"gone.comp"}, false)), (Paths{"error: gone.comp: dangling symbolic link"}));
+}
+
+TEST_F(DiscoverTest, FileReachedTwiceIsLintedOnceUnderTheFirstPath) {
+  write("real/a.comp");
+  link("real/a.comp", "alias.comp");
+  // Named twice, and once more through a link: the first spelling wins.
+  EXPECT_EQ(paths_of(discover_inputs({"real/a.comp", "alias.comp", "real/a.comp"}, false)),
+            (Paths{"real/a.comp"}));
+  // In a walk "alias.comp" sorts before "real".
+  Discovery walked = discover_inputs({"."}, false);
+  EXPECT_EQ(paths_of(walked), (Paths{"alias.comp"}));
+  EXPECT_TRUE(walked.messages.empty());
+}
+
+TEST_F(DiscoverTest, DirectoryReachedTwiceIsWalkedOnceWithoutError) {
+  write("real/a.comp");
+  write("real/sub/b.comp");
+  link("real", "linked");
+  Discovery discovery = discover_inputs({"real", "real/sub", "linked"}, false);
+  EXPECT_EQ(paths_of(discovery), (Paths{"real/a.comp", "real/sub/b.comp"}));
+  EXPECT_TRUE(discovery.messages.empty());
+}
+
+TEST_F(DiscoverTest, SymlinkedDirectoryIsFollowed) {
+  write("elsewhere/k.comp");
+  fs::create_directory("shaders");
+  link("../elsewhere", "shaders/linked");
+  EXPECT_EQ(paths_of(discover_inputs({"shaders"}, false)), (Paths{"shaders/linked/k.comp"}));
+}
+
+TEST_F(DiscoverTest, UnreadableDirectoryIsAnErrorAndTheWalkGoesOn) {
+  write("locked/a.comp");
+  write("open/b.comp");
+  lock("locked");
+  Discovery discovery = discover_inputs({"."}, false);
+  if (::geteuid() == 0) {
+    GTEST_SKIP() << "running as root: chmod 000 does not stop root from reading the directory";
+  }
+  EXPECT_EQ(paths_of(discovery), (Paths{"open/b.comp"}));
+  EXPECT_EQ(messages_of(discovery), (Paths{"error: locked: permission denied"}));
+}
+
+TEST_F(DiscoverTest, UnreadableGlslInADirectoryIsAnError) {
+  write("k.glsl", kGlslCompute);
+  fs::permissions("k.glsl", fs::perms::none);
+  Discovery discovery = discover_inputs({"."}, false);
+  if (::geteuid() == 0) {
+    GTEST_SKIP() << "running as root: chmod 000 does not stop root from reading the file";
+  }
+  EXPECT_TRUE(discovery.files.empty());
+  EXPECT_EQ(messages_of(discovery), (Paths{"error: k.glsl: permission denied"}));
+}
+
+TEST_F(DiscoverTest, MessagesKeepTheOrderFound) {
+  write("b/x.comp");
+  link("missing", "b/y.comp");
+  Discovery discovery = discover_inputs({"z.comp", "b", "a.comp"}, false);
+  EXPECT_EQ(messages_of(discovery),
+            (Paths{"error: z.comp: no such file or directory", "error: b/y.comp: dangling symbolic link",
+                   "error: a.comp: no such file or directory"}));
+}
+
+}  // namespace
+}  // namespace klint
