@@ -25,7 +25,8 @@ std::string_view to_string(Category category) {
 
 bool diagnostic_less(const Diagnostic& a, const Diagnostic& b) {
   auto key = [](const Diagnostic& d) {
-    return std::tie(d.location.file, d.location.line, d.location.column, d.rule->id, d.message);
+    std::string_view rule = d.rule ? d.rule->id : std::string_view();
+    return std::tie(d.location.file, d.location.line, d.location.column, rule, d.message);
   };
   return key(a) < key(b);
 }

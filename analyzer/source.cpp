@@ -1,5 +1,6 @@
 #include "analyzer/source.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -27,6 +28,8 @@ std::string_view SourceFile::line(uint32_t line) const {
 
 std::optional<std::string> read_file(const std::string& path, ReadError* error) {
   auto fail = [&](std::string reason) -> std::optional<std::string> {
+    // strerror capitalises; klint's messages are lower case.
+    if (!reason.empty()) reason[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(reason[0])));
     if (error) error->reason = std::move(reason);
     return std::nullopt;
   };
@@ -34,8 +37,9 @@ std::optional<std::string> read_file(const std::string& path, ReadError* error) 
   if (::stat(path.c_str(), &st) != 0) return fail(std::strerror(errno));
   if (S_ISDIR(st.st_mode)) return fail("is a directory");
   if (!S_ISREG(st.st_mode)) return fail("not a regular file");
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
-  if (!in) return fail(std::strerror(errno ? errno : EACCES));
+  if (!in) return fail(errno ? std::strerror(errno) : "cannot open");
   std::ostringstream buffer;
   buffer << in.rdbuf();
   if (in.bad()) return fail("read error");
