@@ -1,0 +1,176 @@
+// Uniformity, probed through barriers: for each OpControlBarrier in main, in
+// order, whether it sits in control flow that differs between invocations.
+#include <gtest/gtest.h>
+
+#include "analyzer/uniformity.h"
+#include "tests/support/compile.h"
+
+namespace klint::testing {
+namespace {
+
+struct Probe {
+  bool divergent;
+  std::optional<spv::BuiltIn> source;
+};
+
+std::vector<Probe> probe(const std::string& body, const std::string& declarations = "") {
+  std::string source = "#version 450\n#extension GL_KHR_shader_subgroup_arithmetic : require\n"
+                       "layout(local_size_x = 64) in;\n"
+                       "layout(binding = 0) buffer Data { uint data[]; };\n"
+                       "layout(push_constant) uniform P { uint n; };\n"
+                       "shared uint tile[64];\n" +
+                       declarations + "void main() {\n" + body + "\n}\n";
+  auto module = module_from_glsl(source);
+  std::vector<Probe> out;
+  if (!module) return out;
+  for (const ir::Function& function : module->functions()) {
+    const Uniformity& uniformity = module->uniformity(function);
+    for (uint32_t b = 0; b < function.blocks.size(); ++b) {
+      for (const ir::Instruction& i : function.blocks[b].instructions) {
+        if (i.opcode() != spv::Op::OpControlBarrier) continue;
+        const ir::Instruction* branch = uniformity.divergent_branch(b);
+        out.push_back({branch != nullptr, branch ? uniformity.source_builtin(branch->word(0)) : std::nullopt});
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<bool> divergent(const std::vector<Probe>& probes) {
+  std::vector<bool> out;
+  for (const Probe& p : probes) out.push_back(p.divergent);
+  return out;
+}
+
+TEST(Uniformity, LocalIdIsDivergentWorkgroupIdIsNot) {
+  auto probes = probe(R"(
+    if (gl_LocalInvocationID.x < 4) barrier();
+    if (gl_WorkGroupID.x < 4) barrier();
+    if (gl_GlobalInvocationID.y == 0) barrier();
+    if (gl_NumWorkGroups.x > n) barrier();)");
+  EXPECT_EQ(divergent(probes), (std::vector<bool>{true, false, true, false}));
+  ASSERT_EQ(probes.size(), 4u);
+  EXPECT_EQ(probes[0].source, spv::BuiltIn::LocalInvocationId);
+  EXPECT_EQ(probes[2].source, spv::BuiltIn::GlobalInvocationId);
+}
+
+TEST(Uniformity, DivergenceFlowsThroughArithmetic) {
+  auto probes = probe(R"(
+    uint a = gl_LocalInvocationIndex * 3u + n;
+    uint b = n * 2u + 1u;
+    if ((a & 7u) == 1u) barrier();
+    if (b > 9u) barrier();)");
+  EXPECT_EQ(divergent(probes), (std::vector<bool>{true, false}));
+  EXPECT_EQ(probes[0].source, spv::BuiltIn::LocalInvocationIndex);
+}
+
+TEST(Uniformity, PhiJoiningADivergentBranchIsDivergent) {
+  auto probes = probe(R"(
+    uint v = 0u;
+    if (gl_LocalInvocationID.x < 4u) v = 1u;
+    barrier();
+    if (v == 1u) barrier();
+    uint w = 0u;
+    if (n < 4u) w = 1u;
+    if (w == 1u) barrier();)");
+  EXPECT_EQ(divergent(probes), (std::vector<bool>{false, true, false}));
+  EXPECT_EQ(probes[1].source, spv::BuiltIn::LocalInvocationId);
+}
+
+TEST(Uniformity, EarlyReturnMakesTheRestDivergent) {
+  auto probes = probe(R"(
+    barrier();
+    if (gl_LocalInvocationID.x >= n) return;
+    barrier();)");
+  EXPECT_EQ(divergent(probes), (std::vector<bool>{false, true}));
+}
+
+TEST(Uniformity, UniformEarlyReturnKeepsTheRestUniform) {
+  auto probes = probe(R"(
+    if (gl_WorkGroupID.x >= n) return;
+    barrier();)");
+  EXPECT_EQ(divergent(probes), (std::vector<bool>{false}));
+}
+
+TEST(Uniformity, LoopWithDivergentTripCount) {
+  auto probes = probe(R"(
+    for (uint i = gl_LocalInvocationID.x; i < n; i += 64u) barrier();
+    for (uint i = 0u; i < n; ++i) barrier();)");
+  EXPECT_EQ(divergent(probes), (std::vector<bool>{true, false}));
+}
+
+TEST(Uniformity, ValuesLeavingALoopThroughADivergentExitAreDivergent) {
+  auto probes = probe(R"(
+    uint i = 0u;
+    for (; i < n; ++i) {
+      if (data[i] == gl_LocalInvocationID.x) break;
+    }
+    barrier();
+    if (i == 3u) barrier();)");
+  EXPECT_EQ(divergent(probes), (std::vector<bool>{false, true}));
+}
+
+TEST(Uniformity, AtomicAndSubgroupResultsAreDivergent) {
+  auto probes = probe(R"(
+    uint ticket = atomicAdd(data[0], 1u);
+    if (ticket == 0u) barrier();
+    uint total = subgroupAdd(data[1]);
+    if (total > 5u) barrier();)");
+  EXPECT_EQ(divergent(probes), (std::vector<bool>{true, true}));
+}
+
+TEST(Uniformity, LoadsAtUniformAddressesAreUniform) {
+  auto probes = probe(R"(
+    if (gl_LocalInvocationID.x == 0u) tile[0] = data[0];
+    barrier();
+    if (tile[0] != 0u) barrier();
+    if (data[n] > 2u) barrier();
+    if (tile[gl_LocalInvocationID.x] != 0u) barrier();)");
+  EXPECT_EQ(divergent(probes), (std::vector<bool>{false, false, false, true}));
+}
+
+TEST(Uniformity, PrivateMemoryWrittenWithDivergentValuesIsDivergent) {
+  auto probes = probe(R"(
+    uint scratch[8];
+    for (uint k = 0u; k < 8u; ++k) scratch[k] = k + n;
+    scratch[data[2] % 8u] = gl_LocalInvocationID.x;
+    if (scratch[data[3] % 8u] == 1u) barrier();
+    uint other[8];
+    for (uint k = 0u; k < 8u; ++k) other[k] = k + n;
+    if (other[data[4] % 8u] == 1u) barrier();)");
+  EXPECT_EQ(divergent(probes), (std::vector<bool>{true, false}));
+}
+
+TEST(Uniformity, ConditionsNestedInADivergentRegionAreDivergent) {
+  auto probes = probe(R"(
+    if (gl_LocalInvocationID.x < 32u) {
+      if (n > 3u) barrier();
+    })");
+  EXPECT_EQ(divergent(probes), (std::vector<bool>{true}));
+}
+
+TEST(Uniformity, ChainEndsAtTheBuiltInLoad) {
+  auto module = module_from_glsl(R"(#version 450
+layout(local_size_x = 64) in;
+void main() {
+  uint t = gl_LocalInvocationID.x * 2u;
+  if (t > 7u) barrier();
+}
+)");
+  ASSERT_TRUE(module);
+  const ir::Function& main = module->functions().front();
+  const Uniformity& uniformity = module->uniformity(main);
+  const ir::Instruction* branch = nullptr;
+  for (uint32_t b = 0; b < main.blocks.size() && !branch; ++b) branch = uniformity.divergent_branch(b);
+  ASSERT_NE(branch, nullptr);
+  auto chain = uniformity.chain(branch->word(0));
+  ASSERT_FALSE(chain.empty());
+  EXPECT_EQ(chain.back()->opcode(), spv::Op::OpLoad);
+  const Divergence* source = uniformity.value(chain.back()->result_id());
+  ASSERT_NE(source, nullptr);
+  EXPECT_EQ(source->kind, Divergence::Kind::BuiltIn);
+  EXPECT_EQ(module->location(*chain.back()).line, 4u);
+}
+
+}  // namespace
+}  // namespace klint::testing

@@ -1,0 +1,15 @@
+// Builds a klint::Module from GLSL source for analysis tests, through the same
+// compile, validate and normalize steps as the lint pipeline.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "analyzer/module.h"
+
+namespace klint::testing {
+
+// Fails the current test (and returns nullptr) when the source does not compile.
+std::unique_ptr<Module> module_from_glsl(const std::string& source, bool normalized = true);
+
+}  // namespace klint::testing
