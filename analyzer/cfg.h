@@ -51,6 +51,9 @@ class DominatorTree {
   uint32_t root() const { return root_; }
 
  private:
+  static DominatorTree build(const std::vector<std::vector<uint32_t>>& successors,
+                             const std::vector<std::vector<uint32_t>>& predecessors, uint32_t root);
+
   std::vector<int> idom_;
   std::vector<uint32_t> depth_;
   uint32_t root_ = 0;

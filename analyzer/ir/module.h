@@ -82,10 +82,15 @@ struct Block {
   std::vector<Instruction> instructions;
 
   uint32_t id() const { return label.result_id(); }
-  // The last instruction that is not a debug line.
+  // The last instruction that is not a debug line (a default Instruction,
+  // opcode OpNop, when there is none).
   const Instruction& terminator() const;
   // OpSelectionMerge or OpLoopMerge, or nullptr.
   const Instruction* merge() const;
+  // Where instructions go that must run last in the block: the index of the
+  // merge instruction, else of the terminator (a merge must stay right before
+  // its terminator), else instructions.size().
+  size_t body_end() const;
 };
 
 struct Function {
@@ -93,6 +98,9 @@ struct Function {
   std::vector<Instruction> prelude;   // OpFunctionParameter and debug lines before the first block
   std::vector<Block> blocks;
   Instruction end;                    // OpFunctionEnd
+  // OpLine, OpNoLine and non-semantic OpExtInst between OpFunctionEnd and the
+  // next OpFunction or the end of the module: the only ones allowed there.
+  std::vector<Instruction> trailing;
 
   uint32_t id() const { return definition.result_id(); }
 };
@@ -120,6 +128,19 @@ class Module {
   // instructions already there.
   void add_global(Instruction instruction);
 
+  // The id of a global with this opcode, type and operands, adding one under a
+  // fresh id when there is none. SPIR-V forbids duplicate non-aggregate types,
+  // so new code must reuse them. Not for types that carry their own
+  // decorations (a Block struct, an array with ArrayStride): add those with
+  // add_global under a fresh id.
+  uint32_t find_or_add_global(spv::Op opcode, uint32_t type_id,
+                              std::initializer_list<NewOperand> operands);
+
+  // Appends a variable to the interface of every OpEntryPoint of this function
+  // (from SPIR-V 1.4 it must list every global variable the entry point uses).
+  // False when the function is no entry point.
+  bool add_entry_point_interface(uint32_t entry_function_id, uint32_t variable_id);
+
   // Calls f(const Instruction&) for every instruction in module order. The
   // position of an instruction in this walk, counted from 1, is its ordinal:
   // the number SPIRV-Tools' validator reports in spv_position_t::index.
@@ -134,6 +155,7 @@ class Module {
         for (const Instruction& i : b.instructions) f(i);
       }
       f(fn.end);
+      for (const Instruction& i : fn.trailing) f(i);
     }
   }
 };
