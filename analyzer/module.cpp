@@ -91,6 +91,7 @@ void Module::index() {
       block = nullptr;
     }
     visit(function.end);
+    for (const ir::Instruction& instruction : function.trailing) visit(instruction);
   }
 
   for (const ir::Instruction& instruction : ir_.globals) {

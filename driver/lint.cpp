@@ -43,7 +43,7 @@ void attach_assembly_lines(ir::Module& module, const std::string& path, const st
       }
       block.instructions = std::move(with_lines);
     }
-    ++ordinal;  // OpFunctionEnd
+    ordinal += 1 + function.trailing.size();  // OpFunctionEnd and debug lines after it
   }
   module.add_global(ir::make_instruction(spv::Op::OpString, 0, file, {ir::string(path)}));
 }
