@@ -56,8 +56,11 @@ void Module::index() {
       }
     } else if (line) {
       auto file = strings_.find(line->file);
+      // glslang's column for a function definition is that of its parenthesis,
+      // which points nowhere useful; the line alone reads better.
+      uint32_t column = instruction.opcode() == spv::Op::OpFunction ? 0 : line->column;
       locations_[&instruction] = Location{file != strings_.end() ? file->second : origin_.path,
-                                          line->line, line->column, 0, {}};
+                                          line->line, column, 0, {}};
     }
   };
 

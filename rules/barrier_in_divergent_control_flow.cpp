@@ -114,7 +114,7 @@ std::string branch_note(const ir::Function& function, const Cfg& cfg, uint32_t b
   }
   for (uint32_t next : cfg.successors(branch)) {
     if (!reaches(cfg, next, barrier)) {
-      return fmt::format("invocations for which this condition on {} goes the other way never reach the barrier",
+      return fmt::format("invocations that branch away here never reach the barrier; the condition depends on {}",
                          source);
     }
   }
