@@ -58,7 +58,12 @@ struct CompiledShader {
 };
 
 // Compiles `path`, whose content is `text`. Every file read (the shader and its
-// includes) is registered in `sources` for excerpts. Never throws.
+// includes) is registered in `sources` for excerpts, except a .spv binary,
+// which has no text to show. Never throws.
+//
+// A non-compute shader comes back with non_compute_stage set and no
+// diagnostics: ok is false for GLSL (`#pragma shader_stage`, not compiled) and
+// true for .spv/.spvasm (the module is there, its entry points are not compute).
 CompiledShader compile(const std::string& path, const std::string& text, Language language,
                        const CompileOptions& options, SourceCache& sources);
 
