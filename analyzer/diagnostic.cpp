@@ -1,6 +1,5 @@
 #include "analyzer/diagnostic.h"
 
-#include <tuple>
 
 namespace klint {
 
@@ -24,11 +23,12 @@ std::string_view to_string(Category category) {
 }
 
 bool diagnostic_less(const Diagnostic& a, const Diagnostic& b) {
-  auto key = [](const Diagnostic& d) {
-    std::string_view rule = d.rule ? d.rule->id : std::string_view();
-    return std::tie(d.location.file, d.location.line, d.location.column, rule, d.message);
-  };
-  return key(a) < key(b);
+  auto rule_id = [](const Diagnostic& d) { return d.rule ? d.rule->id : std::string_view(); };
+  if (a.location.file != b.location.file) return a.location.file < b.location.file;
+  if (a.location.line != b.location.line) return a.location.line < b.location.line;
+  if (a.location.column != b.location.column) return a.location.column < b.location.column;
+  if (rule_id(a) != rule_id(b)) return rule_id(a) < rule_id(b);
+  return a.message < b.message;
 }
 
 }  // namespace klint

@@ -167,8 +167,8 @@ int main(int argc, char** argv) {
                  "-fshader-stage=compute: treat files of any extension as GLSL compute shaders")->group(build);
   app.add_option("--entry", args.entry_point, "HLSL entry point (default: main)")->group(build);
   auto* rules = "Rules";
-  app.add_option("--select", args.select, "Run only these rules (comma-separated ids)")->delimiter(',')->group(rules);
-  app.add_option("--ignore", args.ignore, "Do not run these rules (comma-separated ids)")->delimiter(',')->group(rules);
+  app.add_option("--select", args.select, "Run only these rules (comma-separated ids)")->delimiter(',')->allow_extra_args(false)->group(rules);
+  app.add_option("--ignore", args.ignore, "Do not run these rules (comma-separated ids)")->delimiter(',')->allow_extra_args(false)->group(rules);
   app.add_option("--max-shared-memory", args.max_shared_memory,
                  "Workgroup memory limit in bytes for shared-memory-over-limit (default: 32768)")->group(rules);
   app.add_flag("--list-rules", args.list_rules, "List every rule and exit")->group(rules);

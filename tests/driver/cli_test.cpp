@@ -56,7 +56,7 @@ class Cli : public ::testing::Test {
     fs::create_directories((dir_ / name).parent_path());
     std::ofstream(dir_ / name, std::ios::binary) << text;
   }
-  Run klint(std::vector<std::string> args) { return run_klint(args, dir_.string()); }
+  KlintRun klint(std::vector<std::string> args) { return run_klint(args, dir_.string()); }
 
   fs::path dir_;
 };
@@ -65,7 +65,7 @@ std::string first_line(const std::string& text) { return text.substr(0, text.fin
 
 TEST_F(Cli, FindingHasTheCompilerStyleFirstLineAndExitsOne) {
   write("bad.comp", kDivergent);
-  Run run = klint({"bad.comp"});
+  KlintRun run = klint({"bad.comp"});
   EXPECT_EQ(run.exit_code, 1) << run.err;
   EXPECT_EQ(first_line(run.out),
             "bad.comp:8: error: barrier in control flow that depends on gl_LocalInvocationID "
@@ -76,7 +76,7 @@ TEST_F(Cli, FindingHasTheCompilerStyleFirstLineAndExitsOne) {
 
 TEST_F(Cli, CleanShaderPrintsNothingAndExitsZero) {
   write("good.comp", kClean);
-  Run run = klint({"good.comp"});
+  KlintRun run = klint({"good.comp"});
   EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
   EXPECT_EQ(run.out, "");
   EXPECT_EQ(run.err, "");
@@ -91,24 +91,24 @@ TEST_F(Cli, FailOnSetsTheThreshold) {
 
 TEST_F(Cli, SelectAndIgnoreChooseRules) {
   write("bad.comp", kDivergent);
-  Run ignored = klint({"--ignore", "barrier-in-divergent-control-flow", "bad.comp"});
+  KlintRun ignored = klint({"--ignore", "barrier-in-divergent-control-flow", "bad.comp"});
   EXPECT_EQ(ignored.exit_code, 0);
   EXPECT_EQ(ignored.out, "");
-  Run selected = klint({"--select=shared-memory-over-limit", "bad.comp"});
+  KlintRun selected = klint({"--select=shared-memory-over-limit", "bad.comp"});
   EXPECT_EQ(selected.exit_code, 0);
-  Run unknown = klint({"--select=no-such-rule", "bad.comp"});
+  KlintRun unknown = klint({"--select=no-such-rule", "bad.comp"});
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_NE(unknown.err.find("unknown rule 'no-such-rule'"), std::string::npos) << unknown.err;
 }
 
 TEST_F(Cli, ListRulesAndExplain) {
-  Run list = klint({"--list-rules"});
+  KlintRun list = klint({"--list-rules"});
   EXPECT_EQ(list.exit_code, 0);
   for (const char* id : {"barrier-in-divergent-control-flow", "shared-memory-over-limit", "compile-error",
                          "invalid-spirv"}) {
     EXPECT_NE(list.out.find(id), std::string::npos) << id;
   }
-  Run explain = klint({"--explain", "shared-memory-over-limit"});
+  KlintRun explain = klint({"--explain", "shared-memory-over-limit"});
   EXPECT_EQ(explain.exit_code, 0);
   EXPECT_NE(explain.out.find("## Why it matters"), std::string::npos);
   EXPECT_EQ(klint({"--explain", "nope"}).exit_code, 2);
@@ -125,10 +125,10 @@ TEST_F(Cli, GlslcOptionsReachTheCompiler) {
   write("inc/tile.glsl", "shared float tile[TILE];\n");
   write("macro.comp", "#version 450\nlayout(local_size_x = 64) in;\n#include \"tile.glsl\"\n"
                       "void main() { tile[gl_LocalInvocationID.x] = 0.0; }\n");
-  Run without = klint({"macro.comp"});
+  KlintRun without = klint({"macro.comp"});
   EXPECT_EQ(without.exit_code, 1);
   EXPECT_NE(without.out.find("[compile-error]"), std::string::npos) << without.out;
-  Run with = klint({"-I", "inc", "-DTILE=10000", "--target-env=vulkan1.1", "macro.comp"});
+  KlintRun with = klint({"-I", "inc", "-DTILE=10000", "--target-env=vulkan1.1", "macro.comp"});
   EXPECT_EQ(with.exit_code, 1) << with.out << with.err;
   EXPECT_NE(with.out.find("40000 bytes"), std::string::npos) << with.out;
   EXPECT_EQ(klint({"-I", "inc", "-DTILE=64", "macro.comp"}).exit_code, 0);
@@ -141,8 +141,8 @@ TEST_F(Cli, OutputIsDeterministic) {
   write("a/one.comp", kDivergent);
   write("b/two.comp", kDivergent);
   write("c.comp", kDivergent);
-  Run first = klint({"."});
-  Run second = klint({"c.comp", "b", "a"});
+  KlintRun first = klint({"."});
+  KlintRun second = klint({"c.comp", "b", "a"});
   EXPECT_EQ(first.exit_code, 1);
   EXPECT_EQ(first.out, second.out);
   EXPECT_LT(first.out.find("a/one.comp"), first.out.find("b/two.comp"));
@@ -160,9 +160,9 @@ class BadInput : public Cli {
  protected:
   // Lints `name` beside a file with a finding; the finding must still be
   // reported and `expected` must appear on one line together with the name.
-  Run lint_beside_finding(const std::string& name, const std::string& expected, int exit_code) {
+  KlintRun lint_beside_finding(const std::string& name, const std::string& expected, int exit_code) {
     write("finding.comp", kDivergent);
-    Run run = klint({name, "finding.comp"});
+    KlintRun run = klint({name, "finding.comp"});
     EXPECT_EQ(run.exit_code, exit_code) << run.out << run.err;
     EXPECT_NE(run.out.find("finding.comp:8: error:"), std::string::npos) << "other files still linted:\n" << run.out;
     std::string all = run.out + run.err;
@@ -196,7 +196,7 @@ TEST_F(BadInput, EmptyFile) {
 
 TEST_F(BadInput, BinaryJunkNamedComp) {
   write("junk.comp", std::string("\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0\x3e\0", 20));
-  Run run = lint_beside_finding("junk.comp", "binary content", 1);
+  KlintRun run = lint_beside_finding("junk.comp", "binary content", 1);
   EXPECT_EQ(run.out.find("ELF"), std::string::npos) << "junk is not echoed";
 }
 
@@ -212,7 +212,7 @@ TEST_F(BadInput, SpirvWithWrongMagic) {
 
 TEST_F(BadInput, VertexShaderIsSkippedWithANote) {
   write("shader.vert", "#version 450\nvoid main() { gl_Position = vec4(0.0); }\n");
-  Run run = lint_beside_finding("shader.vert", "not a compute shader", 1);
+  KlintRun run = lint_beside_finding("shader.vert", "not a compute shader", 1);
   EXPECT_NE(run.err.find("note:"), std::string::npos) << run.err;
 }
 
@@ -224,7 +224,7 @@ TEST_F(BadInput, FragmentStagePragmaIsSkippedWithANote) {
 
 TEST_F(BadInput, InvalidGlslIsACompileErrorAtItsLine) {
   write("broken.comp", "#version 450\nlayout(local_size_x = 1) in;\nvoid main() {\n  undeclared = 1;\n}\n");
-  Run run = lint_beside_finding("broken.comp", "undeclared", 1);
+  KlintRun run = lint_beside_finding("broken.comp", "undeclared", 1);
   EXPECT_NE(run.out.find("broken.comp:4:"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("[compile-error]"), std::string::npos) << run.out;
 }
@@ -233,7 +233,7 @@ TEST_F(BadInput, SymlinkLoopInADirectory) {
   write("tree/sub/a.comp", kDivergent);
   fs::create_directory_symlink("..", dir_ / "tree/sub/loop");
   write("finding.comp", kDivergent);
-  Run run = klint({"tree", "finding.comp"});
+  KlintRun run = klint({"tree", "finding.comp"});
   EXPECT_EQ(run.exit_code, 2) << run.err;
   EXPECT_NE(run.err.find("symlink loop"), std::string::npos) << run.err;
   EXPECT_NE(run.out.find("tree/sub/a.comp:8: error:"), std::string::npos) << run.out;

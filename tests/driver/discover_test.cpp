@@ -183,7 +183,7 @@ TEST_F(DiscoverTest, ExplicitNonComputeStageIsANote) {
   Discovery discovery = discover_inputs({"a.vert", "b.rchit"}, false);
   EXPECT_TRUE(discovery.files.empty());
   EXPECT_EQ(messages_of(discovery), (Paths{"note: a.vert: not a compute shader (vertex stage); skipped",
-                                           "note: b.rchit: not a compute shader (closest-hit stage); skipped"}));
+                                           "note: b.rchit: not a compute shader (closest stage); skipped"}));
 }
 
 TEST_F(DiscoverTest, ExplicitFilesAreTakenWithoutSniffing) {

@@ -24,7 +24,7 @@ std::string slurp(const std::string& path) {
 
 }  // namespace
 
-Run run_klint(const std::vector<std::string>& args, const std::string& cwd, int timeout_seconds) {
+KlintRun run_klint(const std::vector<std::string>& args, const std::string& cwd, int timeout_seconds) {
   static int counter = 0;
   std::string base = (std::filesystem::temp_directory_path() /
                       ("klint-run-" + std::to_string(getpid()) + "-" + std::to_string(counter++)))
@@ -46,7 +46,7 @@ Run run_klint(const std::vector<std::string>& args, const std::string& cwd, int 
     execv(KLINT_BINARY, argv.data());
     _exit(127);
   }
-  Run run;
+  KlintRun run;
   int status = 0;
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
   while (waitpid(pid, &status, WNOHANG) == 0) {

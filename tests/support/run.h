@@ -6,7 +6,7 @@
 
 namespace klint::testing {
 
-struct Run {
+struct KlintRun {
   int exit_code = -1;
   std::string out;
   std::string err;
@@ -14,6 +14,6 @@ struct Run {
 
 // Runs KLINT_BINARY with `args` in `cwd` (current directory when empty), with
 // NO_COLOR unset and a timeout: a run that hangs fails with exit code 124.
-Run run_klint(const std::vector<std::string>& args, const std::string& cwd = "", int timeout_seconds = 60);
+KlintRun run_klint(const std::vector<std::string>& args, const std::string& cwd = "", int timeout_seconds = 60);
 
 }  // namespace klint::testing
