@@ -1,6 +1,8 @@
 #include "tests/support/run.h"
+#include "tests/support/unprivileged.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,12 +26,20 @@ std::string slurp(const std::string& path) {
 
 }  // namespace
 
-KlintRun run_klint(const std::vector<std::string>& args, const std::string& cwd, int timeout_seconds) {
+KlintRun run_klint(const std::vector<std::string>& args, const std::string& cwd, int timeout_seconds,
+                   bool unprivileged) {
   static int counter = 0;
   std::string base = (std::filesystem::temp_directory_path() /
                       ("klint-run-" + std::to_string(getpid()) + "-" + std::to_string(counter++)))
                          .string();
   std::string out_path = base + ".out", err_path = base + ".err";
+  // The build tree may sit where an unprivileged user cannot reach it.
+  std::string binary = KLINT_BINARY;
+  if (unprivileged) {
+    binary = base + ".klint";
+    std::filesystem::copy_file(KLINT_BINARY, binary, std::filesystem::copy_options::overwrite_existing);
+    chmod(binary.c_str(), 0755);
+  }
   pid_t pid = fork();
   if (pid == 0) {
     int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -39,11 +49,12 @@ KlintRun run_klint(const std::vector<std::string>& args, const std::string& cwd,
     dup2(err, STDERR_FILENO);
     dup2(in, STDIN_FILENO);
     if (!cwd.empty() && chdir(cwd.c_str()) != 0) _exit(127);
+    if (unprivileged && !drop_privileges()) _exit(127);
     unsetenv("NO_COLOR");
-    std::vector<char*> argv{const_cast<char*>(KLINT_BINARY)};
+    std::vector<char*> argv{binary.data()};
     for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
     argv.push_back(nullptr);
-    execv(KLINT_BINARY, argv.data());
+    execv(binary.c_str(), argv.data());
     _exit(127);
   }
   KlintRun run;
@@ -65,6 +76,7 @@ KlintRun run_klint(const std::vector<std::string>& args, const std::string& cwd,
   run.err = slurp(err_path);
   std::remove(out_path.c_str());
   std::remove(err_path.c_str());
+  if (unprivileged) std::remove(binary.c_str());
   return run;
 }
 

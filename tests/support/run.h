@@ -14,6 +14,8 @@ struct KlintRun {
 
 // Runs KLINT_BINARY with `args` in `cwd` (current directory when empty), with
 // NO_COLOR unset and a timeout: a run that hangs fails with exit code 124.
-KlintRun run_klint(const std::vector<std::string>& args, const std::string& cwd = "", int timeout_seconds = 60);
+// `unprivileged` runs it as nobody when the tests run as root.
+KlintRun run_klint(const std::vector<std::string>& args, const std::string& cwd = "", int timeout_seconds = 60,
+                   bool unprivileged = false);
 
 }  // namespace klint::testing
