@@ -10,6 +10,7 @@
 #include "analyzer/ir/module.h"
 #include "analyzer/normalize.h"
 #include "tests/support/fixture.h"
+#include "validate/spirv_val.h"
 
 namespace klint::testing {
 namespace {
@@ -44,6 +45,74 @@ TEST_P(RoundTrip, ReencodesIdentically) {
   auto again = ir::decode(*normalized, &error);
   ASSERT_TRUE(again) << error.message;
   EXPECT_EQ(ir::encode(*again), *normalized);
+}
+
+// What the runner will do to every shader: add a storage buffer for debug
+// output (set 7, binding 0, uint values[]) and store into it at the end of the
+// entry point's first block.
+void add_debug_store(ir::Module& module) {
+  using spv::Op;
+  using ir::id;
+  using ir::literal;
+  using ir::make_instruction;
+  uint32_t entry = 0;
+  for (const ir::Instruction& i : module.globals) {
+    if (i.opcode() == Op::OpEntryPoint) entry = i.word(1);
+  }
+  ASSERT_NE(entry, 0u);
+  uint32_t uint_type = module.find_or_add_global(Op::OpTypeInt, 0, {literal(32), literal(0)});
+  uint32_t zero = module.find_or_add_global(Op::OpConstant, uint_type, {literal(0)});
+  uint32_t seven = module.find_or_add_global(Op::OpConstant, uint_type, {literal(7)});
+  uint32_t array = module.allocate_id();
+  uint32_t block = module.allocate_id();
+  uint32_t block_pointer = module.allocate_id();
+  uint32_t variable = module.allocate_id();
+  module.add_global(make_instruction(Op::OpTypeRuntimeArray, 0, array, {id(uint_type)}));
+  module.add_global(make_instruction(Op::OpTypeStruct, 0, block, {id(array)}));
+  module.add_global(make_instruction(Op::OpTypePointer, 0, block_pointer,
+                                     {literal(static_cast<uint32_t>(spv::StorageClass::StorageBuffer)), id(block)}));
+  module.add_global(make_instruction(Op::OpVariable, block_pointer, variable,
+                                     {literal(static_cast<uint32_t>(spv::StorageClass::StorageBuffer))}));
+  uint32_t element_pointer = module.find_or_add_global(
+      Op::OpTypePointer, 0, {literal(static_cast<uint32_t>(spv::StorageClass::StorageBuffer)), id(uint_type)});
+  auto decoration = [](spv::Decoration d) { return literal(static_cast<uint32_t>(d)); };
+  module.add_global(make_instruction(Op::OpDecorate, 0, 0, {id(array), decoration(spv::Decoration::ArrayStride), literal(4)}));
+  module.add_global(make_instruction(Op::OpDecorate, 0, 0, {id(block), decoration(spv::Decoration::Block)}));
+  module.add_global(make_instruction(Op::OpDecorate, 0, 0, {id(variable), decoration(spv::Decoration::DescriptorSet), literal(7)}));
+  module.add_global(make_instruction(Op::OpDecorate, 0, 0, {id(variable), decoration(spv::Decoration::Binding), literal(0)}));
+  module.add_global(make_instruction(Op::OpMemberDecorate, 0, 0,
+                                     {id(block), literal(0), decoration(spv::Decoration::Offset), literal(0)}));
+  if (module.header.version >= 0x00010400) ASSERT_TRUE(module.add_entry_point_interface(entry, variable));
+
+  for (ir::Function& function : module.functions) {
+    if (function.id() != entry) continue;
+    ir::Block& first = function.blocks.front();
+    uint32_t pointer = module.allocate_id();
+    auto at = first.instructions.begin() + static_cast<std::ptrdiff_t>(first.body_end());
+    at = first.instructions.insert(at, make_instruction(Op::OpAccessChain, element_pointer, pointer,
+                                                        {id(variable), id(zero), id(zero)}));
+    first.instructions.insert(at + 1, make_instruction(Op::OpStore, 0, 0, {id(pointer), id(seven)}));
+  }
+}
+
+TEST_P(RoundTrip, StaysValidWithADebugBufferAdded) {
+  std::ifstream in(GetParam(), std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  Fixture fixture = parse_fixture(GetParam(), text.str());
+  SourceCache sources;
+  auto language = language_for_path(GetParam(), false);
+  CompiledShader compiled = compile(GetParam(), text.str(), *language, fixture.options.compile, sources);
+  ASSERT_TRUE(compiled.ok) << GetParam();
+  ir::DecodeError error;
+  auto module = ir::decode(compiled.spirv, &error);
+  ASSERT_TRUE(module) << error.message;
+  add_debug_store(*module);
+  std::vector<uint32_t> changed = ir::encode(*module);
+  EXPECT_NE(changed, compiled.spirv);
+  for (const ValidationMessage& m : validate_spirv(changed, to_spv_env(fixture.options.compile.target_env))) {
+    ADD_FAILURE() << "instruction " << m.instruction << ": " << m.message;
+  }
 }
 
 std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
