@@ -41,6 +41,10 @@ struct Location {
   uint32_t column = 0;
   uint32_t end_column = 0;  // exclusive; 0 when only the start is known
   std::string excerpt;
+  // The identifier the finding is about (e.g. "barrier"). Compilers give lines
+  // but seldom columns; output formats that see the source underline this
+  // identifier when the column is unknown.
+  std::string token;
 
   bool has_line() const { return line != 0; }
   friend bool operator==(const Location&, const Location&) = default;

@@ -160,10 +160,16 @@ class BarrierInDivergentControlFlow final : public Rule {
     std::string source = source_name(uniformity, condition);
     const ir::Block* branch_block = module.block_of(branch);
     uint32_t branch_index = static_cast<uint32_t>(cfg.index_of(branch_block->id()));
-    auto diagnostic = report.at(barrier, fmt::format("barrier in control flow that depends on {}", source));
+    Location at = module.location(barrier);
+    at.token = module.is_hlsl() ? "" : "barrier";
+    auto diagnostic = report.at(std::move(at), fmt::format("barrier in control flow that depends on {}", source));
     diagnostic.note(branch, branch_note(function, cfg, branch_index, block, source));
     auto chain = uniformity.chain(condition);
-    if (!chain.empty()) diagnostic.note(*chain.back(), source_note(module, uniformity, *chain.back()));
+    if (!chain.empty()) {
+      Location origin = module.location(*chain.back());
+      if (auto builtin = uniformity.source_builtin(condition)) origin.token = glsl_name(*builtin);
+      diagnostic.note(std::move(origin), source_note(module, uniformity, *chain.back()));
+    }
     diagnostic.fix_title(
         "make the condition uniform across the workgroup, or move the barrier where every invocation reaches it");
   }

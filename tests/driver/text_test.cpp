@@ -80,6 +80,24 @@ TEST_F(TextOutput, LineOnlyPutsCaretUnderFirstNonBlank) {
             "      |     ^\n");
 }
 
+TEST_F(TextOutput, LineOnlyUnderlinesTheTokenAsAWholeIdentifier) {
+  Location location = at(4);
+  location.token = "gl_LocalInvocationID";
+  EXPECT_EQ(print(make_diagnostic(location)),
+            "a.comp:4: error: barrier in divergent control flow [test-rule]\n"
+            "    4 |     if (gl_LocalInvocationID.x < 16) {\n"
+            "      |         ^~~~~~~~~~~~~~~~~~~~\n");
+  sources_.add("b.comp", "    memoryBarrierShared(); barrier();\n");
+  Location whole{.file = "b.comp", .line = 1, .column = 0, .end_column = 0, .excerpt = {}, .token = "barrier"};
+  EXPECT_EQ(print(make_diagnostic(whole, "m")),
+            "b.comp:1: error: m [test-rule]\n"
+            "    1 |     memoryBarrierShared(); barrier();\n"
+            "      |                            ^~~~~~~\n");
+  Location absent = at(4);
+  absent.token = "barrier";
+  EXPECT_NE(print(make_diagnostic(absent)).find("      |     ^\n"), std::string::npos) << "falls back to the line";
+}
+
 TEST_F(TextOutput, NoLineShowsExcerptWithoutCaret) {
   Location location{.file = "a.spv", .line = 0, .column = 0, .end_column = 0,
                     .excerpt = "OpControlBarrier %uint_2 %uint_2 %uint_264"};
