@@ -50,6 +50,7 @@ void Module::index() {
         break;
     }
     if (instruction.result_id() != 0) defs_[instruction.result_id()] = &instruction;
+    for (uint32_t input : instruction.input_ids()) uses_[input].push_back(&instruction);
     if (!origin_.assembly_lines.empty()) {
       if (ordinal <= origin_.assembly_lines.size()) {
         locations_[&instruction] = Location{origin_.path, origin_.assembly_lines[ordinal - 1], 0, 0, {}};
@@ -100,13 +101,85 @@ void Module::index() {
   for (const ir::Instruction& instruction : ir_.globals) {
     if (instruction.opcode() != spv::Op::OpEntryPoint) continue;
     entry_points_.push_back(EntryPoint{static_cast<spv::ExecutionModel>(instruction.word(0)),
-                                       instruction.string(2), function(instruction.word(1)), &instruction});
+                                       instruction.string(2), function(instruction.word(1)), &instruction, {}, {}});
   }
+  for (EntryPoint& entry : entry_points_) {
+    for (const ir::Instruction& instruction : ir_.globals) {
+      bool mode = instruction.opcode() == spv::Op::OpExecutionMode || instruction.opcode() == spv::Op::OpExecutionModeId;
+      if (mode && entry.function && instruction.word(0) == entry.function->id()) {
+        entry.execution_modes.push_back(&instruction);
+      }
+    }
+    entry.workgroup_size = workgroup_size(entry);
+  }
+}
+
+std::optional<WorkgroupDimension> Module::dimension(uint32_t constant_id) const {
+  auto value = constant_value(constant_id);
+  if (!value) return std::nullopt;
+  WorkgroupDimension dimension{*value, std::nullopt};
+  dimension.spec_id = spec_id(constant_id);
+  if (!dimension.spec_id) return dimension;
+  // `layout(local_size_x_id = N)` gets a constant of its own (default 1) that
+  // shares SpecId N with the user's `layout(constant_id = N) const uint X = 128`:
+  // the user's default is the size the shader is written for.
+  for (const auto& [id, decoration] : decorations_) {
+    if (id != constant_id && names_.count(id) && spec_id(id) == dimension.spec_id) {
+      if (auto declared = constant_value(id)) dimension.value = *declared;
+    }
+  }
+  return dimension;
+}
+
+std::optional<uint32_t> Module::spec_id(uint32_t constant_id) const {
+  auto [begin, end] = decorations_.equal_range(constant_id);
+  for (auto it = begin; it != end; ++it) {
+    const ir::Instruction& d = *it->second;
+    if (d.opcode() == spv::Op::OpDecorate && d.word(1) == static_cast<uint32_t>(spv::Decoration::SpecId)) {
+      return d.word(2);
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::array<WorkgroupDimension, 3>> Module::workgroup_size(const EntryPoint& entry) const {
+  std::array<WorkgroupDimension, 3> size;
+  auto from_ids = [&](const ir::Instruction& composite, size_t first) -> bool {
+    for (size_t i = 0; i < 3; ++i) {
+      auto d = dimension(composite.word(first + i));
+      if (!d) return false;
+      size[i] = *d;
+    }
+    return true;
+  };
+  for (const ir::Instruction& instruction : ir_.globals) {
+    bool composite = instruction.opcode() == spv::Op::OpConstantComposite ||
+                     instruction.opcode() == spv::Op::OpSpecConstantComposite;
+    if (composite && instruction.operands().size() == 5 && builtin(instruction.result_id()) == spv::BuiltIn::WorkgroupSize &&
+        from_ids(instruction, 2)) {
+      return size;
+    }
+  }
+  for (const ir::Instruction* mode : entry.execution_modes) {
+    auto kind = static_cast<spv::ExecutionMode>(mode->word(1));
+    if (kind == spv::ExecutionMode::LocalSizeId && mode->operands().size() == 5 && from_ids(*mode, 2)) return size;
+    if (kind == spv::ExecutionMode::LocalSize && mode->operands().size() == 5) {
+      for (size_t i = 0; i < 3; ++i) size[i] = WorkgroupDimension{mode->word(2 + i), std::nullopt};
+      return size;
+    }
+  }
+  return std::nullopt;
 }
 
 const ir::Instruction* Module::def(uint32_t id) const {
   auto it = defs_.find(id);
   return it == defs_.end() ? nullptr : it->second;
+}
+
+const std::vector<const ir::Instruction*>& Module::uses(uint32_t id) const {
+  static const std::vector<const ir::Instruction*> kNone;
+  auto it = uses_.find(id);
+  return it == uses_.end() ? kNone : it->second;
 }
 
 const ir::Function* Module::function(uint32_t id) const {

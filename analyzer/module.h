@@ -3,6 +3,7 @@
 // source, and analyses computed on first use and cached.
 #pragma once
 
+#include <array>
 #include <map>
 #include <memory>
 #include <optional>
@@ -18,11 +19,23 @@ namespace klint {
 
 class Uniformity;
 
+// One dimension of a workgroup size: its value (a specialization constant's
+// default) and, when a specialization constant gives it, the constant's SpecId.
+struct WorkgroupDimension {
+  uint64_t value = 1;
+  std::optional<uint32_t> spec_id;
+  friend bool operator==(const WorkgroupDimension&, const WorkgroupDimension&) = default;
+};
+
 struct EntryPoint {
   spv::ExecutionModel model;
   std::string name;
   const ir::Function* function = nullptr;
   const ir::Instruction* instruction = nullptr;  // the OpEntryPoint
+  std::vector<const ir::Instruction*> execution_modes;  // OpExecutionMode and OpExecutionModeId
+  // From the WorkgroupSize built-in if the module has one (it overrides the
+  // execution mode), else LocalSizeId, else LocalSize; nullopt when none says.
+  std::optional<std::array<WorkgroupDimension, 3>> workgroup_size;
 };
 
 // Where the module came from, for locations: the file the user linted and, for
@@ -46,6 +59,8 @@ class Module {
 
   // The instruction that defines `id`, or nullptr.
   const ir::Instruction* def(uint32_t id) const;
+  // The instructions that read `id` (see ir::Instruction::input_ids), in module order.
+  const std::vector<const ir::Instruction*>& uses(uint32_t id) const;
   const ir::Function* function(uint32_t id) const;
   // The block an instruction of a function sits in, or nullptr for globals.
   const ir::Block* block_of(const ir::Instruction& instruction) const;
@@ -56,6 +71,8 @@ class Module {
   // The built-in a variable (or a struct member 0 of a built-in block) is decorated with.
   std::optional<spv::BuiltIn> builtin(uint32_t variable_id) const;
   bool has_decoration(uint32_t id, spv::Decoration decoration) const;
+  // The SpecId of a specialization constant.
+  std::optional<uint32_t> spec_id(uint32_t constant_id) const;
   // The integer value of an OpConstant (or a spec constant's default), if it fits 64 bits.
   std::optional<uint64_t> constant_value(uint32_t id) const;
   // The storage class of a pointer-typed value, if it is one.
@@ -91,7 +108,11 @@ class Module {
   ir::Module ir_;
   ModuleOrigin origin_;
   std::vector<EntryPoint> entry_points_;
+  std::optional<std::array<WorkgroupDimension, 3>> workgroup_size(const EntryPoint& entry) const;
+  std::optional<WorkgroupDimension> dimension(uint32_t constant_id) const;
+
   std::unordered_map<uint32_t, const ir::Instruction*> defs_;
+  std::unordered_map<uint32_t, std::vector<const ir::Instruction*>> uses_;
   std::unordered_map<uint32_t, std::string> names_;
   std::unordered_map<uint32_t, std::string> strings_;  // OpString
   spv::SourceLanguage source_language_ = spv::SourceLanguage::Unknown;
