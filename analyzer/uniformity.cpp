@@ -1,5 +1,6 @@
 #include "analyzer/uniformity.h"
 
+#include <algorithm>
 #include <deque>
 #include <unordered_set>
 
@@ -47,6 +48,15 @@ bool is_subgroup_operation(Op op) {
   auto value = static_cast<uint32_t>(op);
   return value >= static_cast<uint32_t>(Op::OpGroupNonUniformElect) &&
          value <= static_cast<uint32_t>(Op::OpGroupNonUniformQuadSwap);
+}
+
+// A phi whose every incoming value is the same id yields that value whichever
+// way control came.
+bool has_one_incoming_value(const ir::Instruction& phi) {
+  for (size_t i = 4; i < phi.operands().size(); i += 2) {
+    if (phi.word(i) != phi.word(2)) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -222,27 +232,37 @@ bool Uniformity::propagate_control() {
   }
 
   // Phis where the paths of a divergent branch meet again, and values that
-  // leave a loop through a divergent exit, differ between invocations.
+  // leave a loop through a divergent exit, differ between invocations. A block
+  // is such a meeting point when paths from two different successors of the
+  // branch reach it before the branch's post-dominator.
   for (uint32_t branch = 0; branch < cfg.size(); ++branch) {
     if (!cfg.reachable(branch) || !is_divergent_branch(branch)) continue;
     const ir::Instruction* cause = branch_condition(branch);
     int join = post.idom(branch);
-    std::vector<bool> seen(cfg.size(), false);
-    std::deque<uint32_t> work(cfg.successors(branch).begin(), cfg.successors(branch).end());
-    while (!work.empty()) {
-      uint32_t block = work.front();
-      work.pop_front();
-      if (seen[block]) continue;
-      seen[block] = true;
-      if (cfg.predecessors(block).size() > 1) {
-        for (const ir::Instruction& instruction : function_.blocks[block].instructions) {
-          if (instruction.opcode() == Op::OpPhi) {
-            changed |= mark(instruction.result_id(), {Divergence::Kind::Join, cause, {}});
-          }
+    std::vector<uint32_t> reached_from(cfg.size(), 0);  // how many successors reach each block
+    std::vector<uint32_t> successors = cfg.successors(branch);
+    std::sort(successors.begin(), successors.end());
+    successors.erase(std::unique(successors.begin(), successors.end()), successors.end());
+    for (uint32_t start : successors) {
+      std::vector<bool> seen(cfg.size(), false);
+      std::deque<uint32_t> work{start};
+      while (!work.empty()) {
+        uint32_t block = work.front();
+        work.pop_front();
+        if (seen[block]) continue;
+        seen[block] = true;
+        ++reached_from[block];
+        if (static_cast<int>(block) == join) continue;
+        for (uint32_t next : cfg.successors(block)) work.push_back(next);
+      }
+    }
+    for (uint32_t block = 0; block < cfg.size(); ++block) {
+      if (reached_from[block] < 2) continue;
+      for (const ir::Instruction& instruction : function_.blocks[block].instructions) {
+        if (instruction.opcode() == Op::OpPhi && !has_one_incoming_value(instruction)) {
+          changed |= mark(instruction.result_id(), {Divergence::Kind::Join, cause, {}});
         }
       }
-      if (static_cast<int>(block) == join) continue;
-      for (uint32_t next : cfg.successors(block)) work.push_back(next);
     }
     changed |= mark_loop_exits(branch, cause);
   }

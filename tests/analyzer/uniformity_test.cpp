@@ -77,6 +77,19 @@ TEST(Uniformity, PhiJoiningADivergentBranchIsDivergent) {
   EXPECT_EQ(probes[1].source, spv::BuiltIn::LocalInvocationId);
 }
 
+TEST(Uniformity, LoopsInsideADivergentBranchDoNotLeakDivergence) {
+  // The inner loop's header is reached from one side of the branch only, and
+  // the phi for `s` at the branch's merge takes the same value either way.
+  auto probes = probe(R"(
+    for (uint s = 32u; s > 0u; s >>= 1) {
+      if (gl_LocalInvocationID.x < s) {
+        for (uint j = 0u; j < 2u; ++j) tile[j] += tile[j + s];
+      }
+      barrier();
+    })");
+  EXPECT_EQ(divergent(probes), (std::vector<bool>{false}));
+}
+
 TEST(Uniformity, EarlyReturnMakesTheRestDivergent) {
   auto probes = probe(R"(
     barrier();
