@@ -30,15 +30,33 @@ bool is_atomic(Op op) {
   }
 }
 
-// Subgroup operations that pass a value through unchanged when it is uniform;
-// every other subgroup operation depends on which lanes are active.
-bool is_subgroup_passthrough(Op op) {
-  switch (op) {
+// Subgroup operations whose result is the same for every invocation when their
+// operands are: pure functions of a uniform value (broadcasts, shuffles, bit
+// counts of a uniform ballot) and reductions that are idempotent (min, max,
+// and, or: combining copies of one value gives that value). Sums, products,
+// exclusive scans, ballots and elections depend on which lanes are active or
+// on the lane's index, and differ between invocations whatever their operands.
+bool is_subgroup_passthrough(const ir::Instruction& instruction) {
+  auto reduces = [&] {
+    auto operation = static_cast<spv::GroupOperation>(instruction.word(3));
+    return operation == spv::GroupOperation::Reduce || operation == spv::GroupOperation::InclusiveScan;
+  };
+  switch (instruction.opcode()) {
     case Op::OpGroupNonUniformBroadcast: case Op::OpGroupNonUniformBroadcastFirst:
     case Op::OpGroupNonUniformShuffle: case Op::OpGroupNonUniformShuffleXor:
     case Op::OpGroupNonUniformShuffleUp: case Op::OpGroupNonUniformShuffleDown:
     case Op::OpGroupNonUniformQuadBroadcast: case Op::OpGroupNonUniformQuadSwap:
+    case Op::OpGroupNonUniformAll: case Op::OpGroupNonUniformAny: case Op::OpGroupNonUniformAllEqual:
+    case Op::OpGroupNonUniformBallotBitExtract: case Op::OpGroupNonUniformBallotFindLSB:
+    case Op::OpGroupNonUniformBallotFindMSB:
       return true;
+    case Op::OpGroupNonUniformBallotBitCount:
+      return static_cast<spv::GroupOperation>(instruction.word(3)) == spv::GroupOperation::Reduce;
+    case Op::OpGroupNonUniformSMin: case Op::OpGroupNonUniformUMin: case Op::OpGroupNonUniformFMin:
+    case Op::OpGroupNonUniformSMax: case Op::OpGroupNonUniformUMax: case Op::OpGroupNonUniformFMax:
+    case Op::OpGroupNonUniformBitwiseAnd: case Op::OpGroupNonUniformBitwiseOr:
+    case Op::OpGroupNonUniformLogicalAnd: case Op::OpGroupNonUniformLogicalOr:
+      return reduces();
     default:
       return false;
   }
@@ -148,7 +166,7 @@ void Uniformity::seed() {
         }
       } else if (is_atomic(op)) {
         mark(instruction.result_id(), {Divergence::Kind::Atomic, &instruction, {}});
-      } else if (is_subgroup_operation(op) && !is_subgroup_passthrough(op)) {
+      } else if (is_subgroup_operation(op) && !is_subgroup_passthrough(instruction)) {
         mark(instruction.result_id(), {Divergence::Kind::Subgroup, &instruction, {}});
       }
     }
@@ -156,29 +174,142 @@ void Uniformity::seed() {
 }
 
 bool Uniformity::propagate_values() {
+  // Comparisons and differences wait until the values they read are marked
+  // and their bases known: whether the divergence cancels out depends on both.
   bool changed = false;
+  for (bool again = true; again;) {
+    again = false;
+    for (const ir::Block& block : function_.blocks) {
+      for (const ir::Instruction& instruction : block.instructions) {
+        if (!may_cancel(instruction)) again |= propagate_value(instruction);
+      }
+    }
+    changed |= again;
+  }
+  compute_bases();
   for (const ir::Block& block : function_.blocks) {
     for (const ir::Instruction& instruction : block.instructions) {
-      uint32_t result = instruction.result_id();
-      if (result == 0 || values_.count(result) || instruction.opcode() == Op::OpVariable) continue;
-      if (instruction.opcode() == Op::OpLoad) {
-        const ir::Instruction* variable = root_variable(module_, instruction.word(2));
-        if (variable) {
-          if (auto it = variables_.find(variable->result_id()); it != variables_.end()) {
-            changed |= mark(result, {Divergence::Kind::Memory, it->second, {}});
-            continue;
-          }
-        }
+      if (may_cancel(instruction) && !cancels_out(instruction)) changed |= propagate_value(instruction);
+    }
+  }
+  return changed;
+}
+
+bool Uniformity::propagate_value(const ir::Instruction& instruction) {
+  uint32_t result = instruction.result_id();
+  if (result == 0 || values_.count(result) || instruction.opcode() == Op::OpVariable) return false;
+  if (instruction.opcode() == Op::OpLoad) {
+    const ir::Instruction* variable = root_variable(module_, instruction.word(2));
+    if (variable) {
+      if (auto it = variables_.find(variable->result_id()); it != variables_.end()) {
+        return mark(result, {Divergence::Kind::Memory, it->second, {}});
       }
-      for (uint32_t input : instruction.input_ids()) {
-        if (values_.count(input)) {
-          changed |= mark(result, {Divergence::Kind::Operand, module_.def(input), {}});
-          break;
+    }
+  }
+  for (uint32_t input : instruction.input_ids()) {
+    if (values_.count(input)) return mark(result, {Divergence::Kind::Operand, module_.def(input), {}});
+  }
+  return false;
+}
+
+namespace {
+
+bool is_integer_comparison(Op op) {
+  switch (op) {
+    case Op::OpIEqual: case Op::OpINotEqual: case Op::OpULessThan: case Op::OpULessThanEqual:
+    case Op::OpUGreaterThan: case Op::OpUGreaterThanEqual: case Op::OpSLessThan: case Op::OpSLessThanEqual:
+    case Op::OpSGreaterThan: case Op::OpSGreaterThanEqual:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+void Uniformity::compute_bases() {
+  // A lattice per value: absent (not known yet), a base id, or the value itself
+  // (no simpler form). Values only move up, so the loop ends.
+  bases_.clear();
+  auto base_of = [&](uint32_t id) -> std::optional<uint32_t> {
+    auto it = bases_.find(id);
+    return it == bases_.end() ? std::nullopt : std::optional(it->second);
+  };
+  auto offset_of = [&](uint32_t divergent, uint32_t other) -> std::optional<uint32_t> {
+    // divergent + other, with other uniform, has divergent's base.
+    if (!values_.count(divergent) || values_.count(other)) return 0;
+    return base_of(divergent);
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const ir::Block& block : function_.blocks) {
+      for (const ir::Instruction& instruction : block.instructions) {
+        uint32_t result = instruction.result_id();
+        const Divergence* divergence = value(result);
+        if (!divergence) continue;
+        std::optional<uint32_t> base = result;
+        if (irregular_.count(result)) base = result;
+        else switch (instruction.opcode()) {
+          case Op::OpIAdd:
+            if (!values_.count(instruction.word(3))) base = offset_of(instruction.word(2), instruction.word(3));
+            else if (!values_.count(instruction.word(2))) base = offset_of(instruction.word(3), instruction.word(2));
+            break;
+          case Op::OpISub:
+            if (!values_.count(instruction.word(3))) base = offset_of(instruction.word(2), instruction.word(3));
+            break;
+          case Op::OpCopyObject:
+          case Op::OpBitcast:
+            base = base_of(instruction.word(2));
+            break;
+          case Op::OpPhi: {
+            // Not where paths of a divergent branch meet, nor for values that
+            // leave a loop at different iterations: there the offsets differ.
+            if (irregular_.count(result)) break;
+            std::optional<uint32_t> common;
+            bool plain = true;
+            for (size_t i = 2; i < instruction.operands().size() && plain; i += 2) {
+              uint32_t incoming = instruction.word(i);
+              if (!values_.count(incoming)) {
+                plain = false;  // a uniform path: no common base
+              } else if (auto b = base_of(incoming)) {
+                plain = !common || *b == *common;
+                common = b;
+              }  // else a back edge not known yet
+            }
+            if (plain) base = common;
+            break;
+          }
+          default:
+            break;
+        }
+        if (base == std::optional<uint32_t>(0) || !base) {
+          if (!base) continue;  // depends on values not known yet
+          base = result;
+        }
+        auto [it, fresh] = bases_.emplace(result, *base);
+        if (fresh) {
+          changed = true;
+        } else if (it->second != *base && it->second != result) {
+          it->second = result;
+          changed = true;
         }
       }
     }
   }
-  return changed;
+}
+
+bool Uniformity::may_cancel(const ir::Instruction& instruction) {
+  return is_integer_comparison(instruction.opcode()) || instruction.opcode() == Op::OpISub;
+}
+
+bool Uniformity::cancels_out(const ir::Instruction& instruction) const {
+  // `a < b` and `b - a` are the same for every invocation when a and b are
+  // the same divergent value plus uniform offsets: a loop from tid + x to
+  // tid + y runs the same number of times everywhere (ignoring wrap-around).
+  uint32_t a = instruction.word(2), b = instruction.word(3);
+  if (!values_.count(a) || !values_.count(b)) return false;
+  auto base_a = bases_.find(a), base_b = bases_.find(b);
+  return base_a != bases_.end() && base_b != bases_.end() && base_a->second == base_b->second;
 }
 
 bool Uniformity::propagate_memory() {
@@ -261,6 +392,7 @@ bool Uniformity::propagate_control() {
       for (const ir::Instruction& instruction : function_.blocks[block].instructions) {
         if (instruction.opcode() == Op::OpPhi && !has_one_incoming_value(instruction)) {
           changed |= mark(instruction.result_id(), {Divergence::Kind::Join, cause, {}});
+          changed |= irregular_.insert(instruction.result_id()).second;
         }
       }
     }
@@ -311,12 +443,13 @@ bool Uniformity::mark_loop_exits(uint32_t branch, const ir::Instruction* cause) 
       if (!loop.body[b]) continue;
       for (const ir::Instruction& instruction : function_.blocks[b].instructions) {
         uint32_t result = instruction.result_id();
-        if (result == 0 || values_.count(result)) continue;
+        if (result == 0 || irregular_.count(result)) continue;
         auto uses = use_blocks_.find(result);
         if (uses == use_blocks_.end()) continue;
         for (uint32_t user : uses->second) {
           if (!loop.body[user]) {
             changed |= mark(result, {Divergence::Kind::LoopExit, cause, {}});
+            changed |= irregular_.insert(result).second;
             break;
           }
         }

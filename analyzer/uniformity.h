@@ -14,6 +14,7 @@
 
 #include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "analyzer/ir/module.h"
@@ -58,6 +59,10 @@ class Uniformity {
   bool mark(uint32_t id, Divergence divergence);
   void seed();
   bool propagate_values();
+  bool propagate_value(const ir::Instruction& instruction);
+  static bool may_cancel(const ir::Instruction& instruction);
+  void compute_bases();
+  bool cancels_out(const ir::Instruction& instruction) const;
   bool propagate_memory();
   bool propagate_control();
   bool mark_loop_exits(uint32_t branch, const ir::Instruction* cause);
@@ -76,6 +81,11 @@ class Uniformity {
   };
   std::vector<Loop> loops_;
   std::unordered_map<uint32_t, std::vector<uint32_t>> use_blocks_;  // id -> blocks that read it
+  // For divergent integers of the form base + uniform offset: the base.
+  std::unordered_map<uint32_t, uint32_t> bases_;
+  // Phis where divergent paths meet and values that leave loops through
+  // divergent exits: their offsets from any base differ between invocations.
+  std::unordered_set<uint32_t> irregular_;
 };
 
 // Whether a built-in holds the same value for every invocation of a workgroup.

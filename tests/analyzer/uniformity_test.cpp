@@ -15,6 +15,8 @@ struct Probe {
 
 std::vector<Probe> probe(const std::string& body, const std::string& declarations = "") {
   std::string source = "#version 450\n#extension GL_KHR_shader_subgroup_arithmetic : require\n"
+                       "#extension GL_KHR_shader_subgroup_ballot : require\n"
+                       "#extension GL_KHR_shader_subgroup_vote : require\n"
                        "layout(local_size_x = 64) in;\n"
                        "layout(binding = 0) buffer Data { uint data[]; };\n"
                        "layout(push_constant) uniform P { uint n; };\n"
@@ -64,6 +66,20 @@ TEST(Uniformity, DivergenceFlowsThroughArithmetic) {
   EXPECT_EQ(probes[0].source, spv::BuiltIn::LocalInvocationIndex);
 }
 
+TEST(Uniformity, SubgroupFunctionsOfUniformValuesAreUniform) {
+  auto probes = probe(R"(
+    if (gl_LocalInvocationID.x == 0u) tile[0] = data[0];
+    barrier();
+    uvec4 ballot = uvec4(tile[0]);
+    if (subgroupBallotBitCount(ballot) > 8u) barrier();
+    if (subgroupMax(tile[0]) > 8u) barrier();
+    if (subgroupAll(tile[0] == 3u)) barrier();
+    if (subgroupAdd(tile[0]) > 8u) barrier();
+    if (subgroupBallotExclusiveBitCount(ballot) > 8u) barrier();
+    if (subgroupMax(gl_LocalInvocationID.x) > 8u) barrier();)");
+  EXPECT_EQ(divergent(probes), (std::vector<bool>{false, false, false, false, true, true, true}));
+}
+
 TEST(Uniformity, PhiJoiningADivergentBranchIsDivergent) {
   auto probes = probe(R"(
     uint v = 0u;
@@ -88,6 +104,32 @@ TEST(Uniformity, LoopsInsideADivergentBranchDoNotLeakDivergence) {
       barrier();
     })");
   EXPECT_EQ(divergent(probes), (std::vector<bool>{false}));
+}
+
+TEST(Uniformity, BoundsWithTheSameDivergentOffsetGiveAUniformTripCount) {
+  // From tid + a to tid + b: every invocation runs (b - a) / step iterations.
+  auto probes = probe(R"(
+    uint tid = gl_LocalInvocationID.x;
+    uint start = gl_WorkGroupID.x * n + tid;
+    uint end = (gl_WorkGroupID.x + 1u) * n + tid;
+    for (uint t = start; t < end; t += 64u) barrier();
+    if (end - start > 4u) barrier();
+    for (uint t = start; t < n; t += 64u) barrier();)");
+  EXPECT_EQ(divergent(probes), (std::vector<bool>{false, false, true}));
+}
+
+TEST(Uniformity, OffsetsChosenByADivergentBranchDoNotCancel) {
+  auto probes = probe(R"(
+    uint tid = gl_LocalInvocationID.x;
+    uint v = tid;
+    if (tid < 3u) v = tid + 1u;
+    if (v < tid + 1u) barrier();
+    uint i = tid;
+    for (; i < tid + n; ++i) {
+      if (data[i] == 0u) break;
+    }
+    if (i < tid + 2u) barrier();)");
+  EXPECT_EQ(divergent(probes), (std::vector<bool>{true, true}));
 }
 
 TEST(Uniformity, EarlyReturnMakesTheRestDivergent) {
