@@ -126,6 +126,12 @@ FileReport lint_file(const InputFile& input, const LintOptions& options, SourceC
   }
   std::erase_if(report.diagnostics, [&](const Diagnostic& d) { return !options.selection.enabled(*d.rule); });
   std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(), diagnostic_less);
+  // Inlining copies a helper into each caller: one line, one finding.
+  auto same = [](const Diagnostic& a, const Diagnostic& b) {
+    return a.rule == b.rule && a.location == b.location && a.message == b.message;
+  };
+  report.diagnostics.erase(std::unique(report.diagnostics.begin(), report.diagnostics.end(), same),
+                           report.diagnostics.end());
   return report;
 }
 
