@@ -224,17 +224,47 @@ bool Module::has_decoration(uint32_t id, spv::Decoration decoration) const {
   });
 }
 
-std::optional<uint64_t> Module::constant_value(uint32_t id) const {
+std::optional<uint64_t> Module::constant_value(uint32_t id) const { return constant_value(id, 0); }
+
+std::optional<uint64_t> Module::constant_value(uint32_t id, int depth) const {
   const ir::Instruction* c = def(id);
-  if (!c) return std::nullopt;
-  if (c->opcode() != spv::Op::OpConstant && c->opcode() != spv::Op::OpSpecConstant) return std::nullopt;
+  if (!c || depth > 32) return std::nullopt;
   const ir::Instruction* type = def(c->type_id());
   if (!type || type->opcode() != spv::Op::OpTypeInt) return std::nullopt;
-  uint64_t value = c->word(2);
-  if (c->operands().size() > 2 && c->operands()[2].num_words == 2) {
-    value |= uint64_t{c->words()[c->operands()[2].offset + 1]} << 32;
+  uint32_t width = type->word(1);
+  uint64_t mask = width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+  if (c->opcode() == spv::Op::OpConstant || c->opcode() == spv::Op::OpSpecConstant) {
+    uint64_t value = c->word(2);
+    if (c->operands().size() > 2 && c->operands()[2].num_words == 2) {
+      value |= uint64_t{c->words()[c->operands()[2].offset + 1]} << 32;
+    }
+    return value;
   }
-  return value;
+  if (c->opcode() != spv::Op::OpSpecConstantOp || c->operands().size() < 4) return std::nullopt;
+  // `shared float tile[BM * BK]` sizes its array with an expression of
+  // specialization constants: evaluate it at their defaults.
+  auto a = constant_value(c->word(3), depth + 1);
+  auto b = c->operands().size() > 4 ? constant_value(c->word(4), depth + 1) : std::optional<uint64_t>(0);
+  if (!a || !b) return std::nullopt;
+  auto sign = [&](uint64_t v) { return width < 64 && (v >> (width - 1)) & 1 ? static_cast<int64_t>(v | ~mask) : static_cast<int64_t>(v); };
+  std::optional<uint64_t> result;
+  switch (static_cast<spv::Op>(c->word(2))) {
+    case spv::Op::OpIAdd: result = *a + *b; break;
+    case spv::Op::OpISub: result = *a - *b; break;
+    case spv::Op::OpIMul: result = *a * *b; break;
+    case spv::Op::OpUDiv: if (*b) result = *a / *b; break;
+    case spv::Op::OpUMod: if (*b) result = *a % *b; break;
+    case spv::Op::OpSDiv: if (*b) result = static_cast<uint64_t>(sign(*a) / sign(*b)); break;
+    case spv::Op::OpShiftLeftLogical: if (*b < width) result = *a << *b; break;
+    case spv::Op::OpShiftRightLogical: if (*b < width) result = *a >> *b; break;
+    case spv::Op::OpBitwiseAnd: result = *a & *b; break;
+    case spv::Op::OpBitwiseOr: result = *a | *b; break;
+    case spv::Op::OpBitwiseXor: result = *a ^ *b; break;
+    case spv::Op::OpUConvert: case spv::Op::OpSConvert: result = *a; break;
+    default: break;
+  }
+  if (result) *result &= mask;
+  return result;
 }
 
 std::optional<spv::StorageClass> Module::storage_class(uint32_t pointer_id) const {

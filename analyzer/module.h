@@ -73,7 +73,8 @@ class Module {
   bool has_decoration(uint32_t id, spv::Decoration decoration) const;
   // The SpecId of a specialization constant.
   std::optional<uint32_t> spec_id(uint32_t constant_id) const;
-  // The integer value of an OpConstant (or a spec constant's default), if it fits 64 bits.
+  // The integer value of an OpConstant, of a specialization constant at its
+  // default, or of an OpSpecConstantOp of integer arithmetic over those.
   std::optional<uint64_t> constant_value(uint32_t id) const;
   // The storage class of a pointer-typed value, if it is one.
   std::optional<spv::StorageClass> storage_class(uint32_t pointer_id) const;
@@ -110,6 +111,7 @@ class Module {
   std::vector<EntryPoint> entry_points_;
   std::optional<std::array<WorkgroupDimension, 3>> workgroup_size(const EntryPoint& entry) const;
   std::optional<WorkgroupDimension> dimension(uint32_t constant_id) const;
+  std::optional<uint64_t> constant_value(uint32_t id, int depth) const;
 
   std::unordered_map<uint32_t, const ir::Instruction*> defs_;
   std::unordered_map<uint32_t, std::vector<const ir::Instruction*>> uses_;
