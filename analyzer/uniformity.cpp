@@ -68,15 +68,6 @@ bool is_subgroup_operation(Op op) {
          value <= static_cast<uint32_t>(Op::OpGroupNonUniformQuadSwap);
 }
 
-// A phi whose every incoming value is the same id yields that value whichever
-// way control came.
-bool has_one_incoming_value(const ir::Instruction& phi) {
-  for (size_t i = 4; i < phi.operands().size(); i += 2) {
-    if (phi.word(i) != phi.word(2)) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 bool is_workgroup_uniform(spv::BuiltIn builtin) {
@@ -390,7 +381,7 @@ bool Uniformity::propagate_control() {
     for (uint32_t block = 0; block < cfg.size(); ++block) {
       if (reached_from[block] < 2) continue;
       for (const ir::Instruction& instruction : function_.blocks[block].instructions) {
-        if (instruction.opcode() == Op::OpPhi && !has_one_incoming_value(instruction)) {
+        if (instruction.opcode() == Op::OpPhi && !copies_one_value(instruction)) {
           changed |= mark(instruction.result_id(), {Divergence::Kind::Join, cause, {}});
           changed |= irregular_.insert(instruction.result_id()).second;
         }
@@ -399,6 +390,43 @@ bool Uniformity::propagate_control() {
     changed |= mark_loop_exits(branch, cause);
   }
   return changed;
+}
+
+namespace {
+
+// The value `id` copies: itself, or for a phi whose inputs (each resolved the
+// same way, ignoring phis being resolved further up, as in an SSA cycle) are
+// one value, that value. Gives up (returns `id`) past a budget of visits.
+uint32_t copied_value(const Module& module, uint32_t id, std::unordered_set<uint32_t>& active, int& budget) {
+  const ir::Instruction* phi = module.def(id);
+  if (!phi || phi->opcode() != Op::OpPhi || --budget < 0) return id;
+  active.insert(id);
+  std::optional<uint32_t> single;
+  bool copies = true;
+  for (size_t i = 2; i < phi->operands().size() && copies; i += 2) {
+    uint32_t incoming = phi->word(i);
+    if (active.count(incoming)) continue;
+    uint32_t value = copied_value(module, incoming, active, budget);
+    copies = !single || *single == value;
+    single = value;
+  }
+  active.erase(id);
+  return copies && single ? *single : id;
+}
+
+}  // namespace
+
+bool Uniformity::copies_one_value(const ir::Instruction& phi) const {
+  // SSA construction threads a variable through every loop and merge it
+  // crosses, as phis of the value and of each other: such a phi yields the
+  // one value whichever way control came.
+  auto [cached, fresh] = copies_.emplace(phi.result_id(), false);
+  if (fresh) {
+    std::unordered_set<uint32_t> active;
+    int budget = 256;
+    cached->second = copied_value(module_, phi.result_id(), active, budget) != phi.result_id();
+  }
+  return cached->second;
 }
 
 void Uniformity::find_loops() {

@@ -68,6 +68,7 @@ class Uniformity {
   bool mark_loop_exits(uint32_t branch, const ir::Instruction* cause);
   void find_loops();
   bool is_divergent_branch(uint32_t block) const;
+  bool copies_one_value(const ir::Instruction& phi) const;
   const ir::Instruction* branch_condition(uint32_t block) const;
 
   const Module& module_;
@@ -86,6 +87,7 @@ class Uniformity {
   // Phis where divergent paths meet and values that leave loops through
   // divergent exits: their offsets from any base differ between invocations.
   std::unordered_set<uint32_t> irregular_;
+  mutable std::unordered_map<uint32_t, bool> copies_;  // phi -> copies_one_value
 };
 
 // Whether a built-in holds the same value for every invocation of a workgroup.
