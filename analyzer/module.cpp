@@ -330,24 +330,34 @@ bool contains_word(std::string_view text, std::string_view word) {
 
 }  // namespace
 
+std::optional<Location> Module::source_line(std::string_view word) const {
+  return find_line([&](std::string_view line) { return contains_word(line, word); }, word);
+}
+
+template <class Match>
+std::optional<Location> Module::find_line(Match&& match, std::string_view token) const {
+  std::string_view text = source_text_;
+  uint32_t line = 1;
+  for (size_t begin = 0; begin < text.size(); ++line) {
+    size_t end = text.find('\n', begin);
+    if (end == std::string_view::npos) end = text.size();
+    if (match(text.substr(begin, end - begin))) {
+      return Location{source_path_.empty() ? origin_.path : source_path_, line, 0, 0, {}, std::string(token)};
+    }
+    begin = end + 1;
+  }
+  return std::nullopt;
+}
+
 Location Module::declaration(uint32_t variable_id) const {
   if (const ir::Instruction* variable = def(variable_id)) {
     if (auto it = locations_.find(variable); it != locations_.end()) return it->second;
   }
-  auto name = names_.find(variable_id);
-  if (name != names_.end() && !source_text_.empty()) {
-    std::string_view text = source_text_;
-    uint32_t line = 1;
-    for (size_t begin = 0; begin <= text.size(); ++line) {
-      size_t end = text.find('\n', begin);
-      if (end == std::string_view::npos) end = text.size();
-      std::string_view current = text.substr(begin, end - begin);
-      bool declares = contains_word(current, "shared") || contains_word(current, "groupshared");
-      if (declares && contains_word(current, name->second)) {
-        return Location{source_path_.empty() ? origin_.path : source_path_, line, 0, 0, {}};
-      }
-      begin = end + 1;
-    }
+  if (auto name = names_.find(variable_id); name != names_.end()) {
+    auto declares = [&](std::string_view line) {
+      return (contains_word(line, "shared") || contains_word(line, "groupshared")) && contains_word(line, name->second);
+    };
+    if (auto found = find_line(declares, name->second)) return *found;
   }
   for (const EntryPoint& entry : entry_points_) {
     if (entry.function) return location(entry.function->definition);

@@ -89,6 +89,11 @@ class Module {
   // line of the main source (kept in OpSource) that declares a variable of its
   // name, else the entry point's location.
   Location declaration(uint32_t variable_id) const;
+  // The first line of the main source (kept in OpSource) holding `word` as a
+  // whole identifier, with the word as the location's token; nullopt when the
+  // module carries no source text or no such line. For constructs SPIR-V
+  // gives no line, such as `layout(local_size_x = 64) in;`.
+  std::optional<Location> source_line(std::string_view word) const;
   // The source language OpSource names.
   bool is_hlsl() const { return source_language_ == spv::SourceLanguage::HLSL; }
   // Text of one instruction in SPIR-V assembly, with friendly names.
@@ -112,6 +117,8 @@ class Module {
   std::optional<std::array<WorkgroupDimension, 3>> workgroup_size(const EntryPoint& entry) const;
   std::optional<WorkgroupDimension> dimension(uint32_t constant_id) const;
   std::optional<uint64_t> constant_value(uint32_t id, int depth) const;
+  template <class Match>
+  std::optional<Location> find_line(Match&& match, std::string_view token) const;
 
   std::unordered_map<uint32_t, const ir::Instruction*> defs_;
   std::unordered_map<uint32_t, std::vector<const ir::Instruction*>> uses_;

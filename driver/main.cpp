@@ -1,14 +1,21 @@
 #include <CLI/CLI.hpp>
 #include <unistd.h>
 
+#include <algorithm>
+#include <charconv>
 #include <iostream>
 #include <string_view>
+
+#include <deque>
 
 #include "driver/discover.h"
 #include "driver/docs.h"
 #include "driver/lint.h"
 #include "driver/output/text.h"
+#include "driver/reflect_command.h"
 #include "rules/rule.h"
+#include "validate/device.h"
+#include "validate/targets.h"
 
 namespace klint {
 namespace {
@@ -28,9 +35,10 @@ struct Arguments {
   std::string entry_point = "main";
   std::vector<std::string> select;
   std::vector<std::string> ignore;
+  std::vector<std::string> targets;
   FailOn fail_on = FailOn::Warning;
   ColorMode color = ColorMode::Auto;
-  uint64_t max_shared_memory = RuleOptions{}.max_shared_memory;
+  std::optional<uint64_t> max_shared_memory;
   bool list_rules = false;
   std::string explain;
   std::string generate_docs;
@@ -78,6 +86,90 @@ bool fails(Severity severity, FailOn fail_on) {
   return false;
 }
 
+// --target: built-in names, a target file (*.json), or device[:INDEX] read
+// live through the Vulkan loader. Loaded targets live as long as the run.
+bool resolve_targets(const std::vector<std::string>& names, std::vector<const Target*>& out, std::string* error) {
+  static std::deque<Target> loaded;
+  for (const std::string& name : names) {
+    if (const Target* target = find_target(name)) {
+      out.push_back(target);
+      continue;
+    }
+    std::optional<Target> target;
+    if (name == "device" || name.starts_with("device:")) {
+      uint32_t index = 0;
+      if (name.size() > 7) {
+        auto [end, ec] = std::from_chars(name.data() + 7, name.data() + name.size(), index);
+        if (ec != std::errc() || end != name.data() + name.size()) {
+          *error = fmt::format("--target {}: the device index must be a number (klint devices lists them)", name);
+          return false;
+        }
+      }
+      target = target_from_device(index, error);
+      if (!target) *error = fmt::format("--target {}: {}", name, *error);
+    } else if (name.ends_with(".json")) {
+      target = load_target_file(name, error);
+    } else {
+      *error = fmt::format("unknown target '{}' (klint targets lists them)", name);
+    }
+    if (!target) return false;
+    loaded.push_back(std::move(*target));
+    out.push_back(&loaded.back());
+  }
+  return true;
+}
+
+CompileOptions compile_options(const Arguments& args, std::string* error) {
+  CompileOptions options;
+  auto env = parse_target_env(args.target_env);
+  if (!env) {
+    *error = fmt::format("unknown --target-env '{}': use vulkan1.0 to vulkan1.3", args.target_env);
+    return options;
+  }
+  if (!args.shader_stage.empty() && args.shader_stage != "compute") {
+    *error = fmt::format("-fshader-stage={}: klint lints compute shaders only", args.shader_stage);
+    return options;
+  }
+  options.target_env = *env;
+  options.force_compute = !args.shader_stage.empty();
+  options.entry_point = args.entry_point;
+  options.include_dirs = args.include_dirs;
+  for (const std::string& define : args.defines) {
+    auto equals = define.find('=');
+    options.defines.emplace_back(define.substr(0, equals), equals == std::string::npos ? "" : define.substr(equals + 1));
+  }
+  return options;
+}
+
+void print_targets(std::ostream& out) {
+  std::vector<const Target*> defaults = default_targets();
+  size_t width = 0;
+  for (const Target& target : builtin_targets()) width = std::max(width, target.name.size());
+  out << fmt::format("  {:<{}}  {:>9}  {:>11}  {:>8}  {}\n", "target", width, "shared", "invocations", "subgroup",
+                     "description");
+  for (const Target& target : builtin_targets()) {
+    bool is_default = std::find(defaults.begin(), defaults.end(), &target) != defaults.end();
+    std::string subgroup = target.subgroup_size.min == target.subgroup_size.max
+                               ? std::to_string(target.subgroup_size.min)
+                               : fmt::format("{}-{}", target.subgroup_size.min, target.subgroup_size.max);
+    out << fmt::format("{} {:<{}}  {:>9}  {:>11}  {:>8}  {}\n", is_default ? '*' : ' ', target.name, width,
+                       target.max_compute_shared_memory_size, target.max_compute_work_group_invocations, subgroup,
+                       target.description);
+  }
+  out << "\n* checked by default; choose others with --target NAME[,NAME...], a target file, or device[:INDEX]\n";
+}
+
+int print_devices(std::ostream& out) {
+  std::string error;
+  std::vector<DeviceInfo> devices = list_devices(&error);
+  if (devices.empty()) return usage_error(error.empty() ? "no Vulkan devices found" : error);
+  for (const DeviceInfo& device : devices) {
+    out << fmt::format("device:{}  {} ({}, {}, Vulkan {})\n", device.index, device.name, device.type, device.driver,
+                       device.api_version);
+  }
+  return kExitClean;
+}
+
 int run(const Arguments& args) {
   if (args.list_rules) {
     print_rule_list(std::cout);
@@ -102,19 +194,11 @@ int run(const Arguments& args) {
       !resolve_rules(args.ignore, "--ignore", options.selection.ignore, &error)) {
     return usage_error(error);
   }
-  auto env = parse_target_env(args.target_env);
-  if (!env) return usage_error(fmt::format("unknown --target-env '{}': use vulkan1.0 to vulkan1.3", args.target_env));
-  if (!args.shader_stage.empty() && args.shader_stage != "compute") {
-    return usage_error(fmt::format("-fshader-stage={}: klint lints compute shaders only", args.shader_stage));
-  }
-  options.compile.target_env = *env;
-  options.compile.force_compute = !args.shader_stage.empty();
-  options.compile.entry_point = args.entry_point;
-  options.compile.include_dirs = args.include_dirs;
-  for (const std::string& define : args.defines) {
-    auto equals = define.find('=');
-    options.compile.defines.emplace_back(define.substr(0, equals),
-                                         equals == std::string::npos ? "" : define.substr(equals + 1));
+  options.compile = compile_options(args, &error);
+  if (!error.empty()) return usage_error(error);
+  if (!args.targets.empty()) {
+    options.rule_options.targets.clear();
+    if (!resolve_targets(args.targets, options.rule_options.targets, &error)) return usage_error(error);
   }
   options.rule_options.max_shared_memory = args.max_shared_memory;
 
@@ -169,8 +253,11 @@ int main(int argc, char** argv) {
   auto* rules = "Rules";
   app.add_option("--select", args.select, "Run only these rules (comma-separated ids)")->delimiter(',')->allow_extra_args(false)->group(rules);
   app.add_option("--ignore", args.ignore, "Do not run these rules (comma-separated ids)")->delimiter(',')->allow_extra_args(false)->group(rules);
+  app.add_option("--target", args.targets,
+                 "Devices to check against: names from 'klint targets', a target file (.json), or device[:INDEX]")
+      ->delimiter(',')->allow_extra_args(false)->group(rules);
   app.add_option("--max-shared-memory", args.max_shared_memory,
-                 "Workgroup memory limit in bytes for shared-memory-over-limit (default: 32768)")->group(rules);
+                 "One workgroup memory limit in bytes, instead of the targets' limits")->group(rules);
   app.add_flag("--list-rules", args.list_rules, "List every rule and exit")->group(rules);
   app.add_option("--explain", args.explain, "Print a rule's documentation and exit")->group(rules);
   app.add_option("--generate-docs", args.generate_docs, "Write docs/rules/*.md into DIR and exit")->group("");
@@ -184,6 +271,27 @@ int main(int argc, char** argv) {
   app.add_option("--color", args.color, "Colour: auto (default; honours NO_COLOR), always, never")
       ->transform(CLI::CheckedTransformer(color))->group(output);
 
+  std::vector<std::string> reflect_paths;
+  ReflectFormat reflect_format = ReflectFormat::Table;
+  auto* reflect = app.add_subcommand("reflect", "Report each kernel's bindings, workgroup, memory and features");
+  reflect->add_option("files", reflect_paths, "Shaders to reflect")->required();
+  reflect->add_option("--format", reflect_format, "table (default) or json")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, ReflectFormat>{{"table", ReflectFormat::Table},
+                                                                               {"json", ReflectFormat::Json}}));
+  reflect->fallthrough();
+  std::string translate_path;
+  TranslateTo translate_to = TranslateTo::Msl;
+  auto* translate = app.add_subcommand("translate", "Translate a kernel to MSL, GLSL or HLSL with SPIRV-Cross");
+  translate->add_option("file", translate_path, "Shader to translate")->required();
+  translate->add_option("--to", translate_to, "msl, glsl or hlsl")
+      ->required()
+      ->transform(CLI::CheckedTransformer(std::map<std::string, TranslateTo>{
+          {"msl", TranslateTo::Msl}, {"glsl", TranslateTo::Glsl}, {"hlsl", TranslateTo::Hlsl}}));
+  translate->fallthrough();
+  auto* targets = app.add_subcommand("targets", "List the device targets klint knows");
+  auto* devices = app.add_subcommand("devices", "List the Vulkan devices of this machine");
+  app.require_subcommand(0, 1);
+
   try {
     app.parse(glslc_spellings(argc, argv));
   } catch (const CLI::CallForHelp& e) {
@@ -192,6 +300,18 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     return usage_error(e.what());
+  }
+  if (targets->parsed()) {
+    print_targets(std::cout);
+    return kExitClean;
+  }
+  if (devices->parsed()) return print_devices(std::cout);
+  if (reflect->parsed() || translate->parsed()) {
+    std::string error;
+    CompileOptions options = compile_options(args, &error);
+    if (!error.empty()) return usage_error(error);
+    if (reflect->parsed()) return run_reflect(reflect_paths, options, reflect_format, std::cout, std::cerr);
+    return run_translate(translate_path, options, translate_to, std::cout, std::cerr);
   }
   return run(args);
 }

@@ -6,18 +6,24 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "analyzer/diagnostic.h"
 #include "analyzer/module.h"
+#include "validate/target.h"
+#include "validate/targets.h"
 
 namespace klint {
 
 // Settings rules read; each one is honoured by the rule that documents it.
 struct RuleOptions {
-  uint64_t max_shared_memory = 32 * 1024;  // --max-shared-memory BYTES
+  // --target: the devices portability rules check against.
+  std::vector<const Target*> targets = default_targets();
+  // --max-shared-memory BYTES: one explicit limit instead of the targets'.
+  std::optional<uint64_t> max_shared_memory;
 };
 
 class Reporter;

@@ -7,6 +7,8 @@
 #include <regex>
 #include <sstream>
 
+#include "validate/targets.h"
+
 namespace klint::testing {
 
 Fixture parse_fixture(const std::string& path, const std::string& text) {
@@ -29,6 +31,16 @@ Fixture parse_fixture(const std::string& path, const std::string& text) {
           auto equals = word.find('=');
           fixture.options.compile.defines.emplace_back(word.substr(2, equals == std::string::npos ? equals : equals - 2),
                                                        equals == std::string::npos ? "" : word.substr(equals + 1));
+        } else if (word.rfind("--target=", 0) == 0) {
+          fixture.options.rule_options.targets.clear();
+          std::string names = word.substr(9);
+          for (size_t begin = 0; begin <= names.size();) {
+            size_t end = std::min(names.find(',', begin), names.size());
+            std::string name = names.substr(begin, end - begin);
+            if (const Target* target = find_target(name)) fixture.options.rule_options.targets.push_back(target);
+            else fixture.errors.push_back(fmt::format("line {}: unknown target '{}'", number, name));
+            begin = end + 1;
+          }
         } else if (word.rfind("--target-env=", 0) == 0) {
           auto env = parse_target_env(word.substr(13));
           if (env) fixture.options.compile.target_env = *env;

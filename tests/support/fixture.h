@@ -7,6 +7,7 @@
 // Every diagnostic must match an expectation and every expectation a
 // diagnostic. A fixture may set options on a line of its own:
 //   // fixture-options: --max-shared-memory=16384 -DTILE=32 --target-env=vulkan1.1
+//   // fixture-options: --target=apple-m1,nvidia-ampere
 #pragma once
 
 #include <string>

@@ -1,0 +1,131 @@
+#include <fmt/format.h>
+
+#include <map>
+
+#include "analyzer/workgroup_memory.h"
+#include "rules/rule.h"
+#include "validate/occupancy.h"
+
+namespace klint {
+namespace {
+
+constexpr RuleInfo kInfo{
+    .id = "shared-memory-limits-occupancy",
+    .category = Category::Performance,
+    .default_severity = Severity::Warning,
+    .summary = "workgroup memory alone keeps too few workgroups resident to hide memory latency",
+    .doc = R"md(
+## What it finds
+A compute entry point whose workgroup memory, on its own, lets fewer
+workgroups stay resident on one compute unit of a target than that target
+needs to hide memory latency (usually 2), while the other bounds (the
+vendor's cap on resident workgroups, invocations per compute unit) would allow
+more. Only fitting kernels are checked: one over the limit is
+`shared-memory-over-limit`.
+
+The estimate follows each target's figures (docs/targets.md): shared memory per
+compute unit divided by the workgroup's, or the vendor's published tiers where
+there are such (Apple GPUs: up to 8 KiB, 4 workgroups; up to 16 KiB, 2; up to
+32 KiB, 1). Registers bound residency too but are unknown before the driver
+compiles the shader, so the real occupancy can be lower still, never higher.
+
+## Why it matters
+While one workgroup waits for memory, the compute unit runs another. With a
+single resident workgroup nothing hides the wait and bandwidth-bound kernels
+run at a fraction of peak; the seeds measure this on Apple GPUs, where a kernel
+using 20 KiB of threadgroup memory runs one threadgroup per core.
+
+## Bad
+```glsl
+layout(local_size_x = 256) in;
+layout(binding = 0) buffer Data { float data[]; };
+shared float tile[5120];       // 20 KiB: one workgroup per Apple GPU core
+void main() {
+    tile[gl_LocalInvocationID.x] = data[gl_GlobalInvocationID.x];
+    barrier();
+    data[gl_GlobalInvocationID.x] = tile[255 - gl_LocalInvocationID.x];
+}
+```
+
+## Fix
+```glsl
+layout(local_size_x = 256) in;
+layout(binding = 0) buffer Data { float data[]; };
+shared float tile[2048];       // 8 KiB: four workgroups per core
+void main() {
+    tile[gl_LocalInvocationID.x] = data[gl_GlobalInvocationID.x];
+    barrier();
+    data[gl_GlobalInvocationID.x] = tile[255 - gl_LocalInvocationID.x];
+}
+```
+
+## Exceptions
+Compute-bound kernels that reuse a large tile many times (a tiled matmul) may
+be faster with fewer resident workgroups; silence the rule for them. Targets
+without occupancy figures (the Vulkan minimum, a device read live) are not
+checked.
+)md",
+};
+
+std::string workgroups_text(uint32_t n) { return fmt::format("{} workgroup{}", n, n == 1 ? "" : "s"); }
+
+class SharedMemoryLimitsOccupancy final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+
+  void check(const Module& module, const RuleOptions& options, Reporter& report) const override {
+    for (const EntryPoint& entry : module.entry_points()) {
+      if (entry.model != spv::ExecutionModel::GLCompute || !entry.function) continue;
+      WorkgroupMemory memory = workgroup_memory(module, entry);
+      if (memory.total == 0) continue;
+      uint64_t invocations = 1;
+      if (entry.workgroup_size) {
+        for (const WorkgroupDimension& d : *entry.workgroup_size) invocations *= d.value;
+      }
+      std::vector<std::pair<const Target*, uint32_t>> starved;
+      for (const Target* target : options.targets) {
+        if (memory.total > target->max_compute_shared_memory_size) continue;  // shared-memory-over-limit's
+        auto occupancy = estimate_occupancy(*target, memory.total, invocations);
+        if (!occupancy || !occupancy->by_shared_memory || occupancy->limited_by != Occupancy::Limit::SharedMemory) {
+          continue;
+        }
+        if (occupancy->resident_workgroups < target->occupancy.min_workgroups_to_hide_latency) {
+          starved.emplace_back(target, occupancy->resident_workgroups);
+        }
+      }
+      if (starved.empty()) continue;
+      // "1 resident workgroup on apple-m1, apple-m2 and 2 on x"
+      std::map<uint32_t, std::vector<std::string>> by_count;
+      std::map<uint32_t, std::vector<std::string>> by_need;
+      for (const auto& [target, resident] : starved) {
+        by_count[resident].push_back(target->name);
+        by_need[target->occupancy.min_workgroups_to_hide_latency].push_back(target->name);
+      }
+      std::string residency;
+      for (const auto& [count, names] : by_count) {
+        if (!residency.empty()) residency += " and ";
+        residency += fmt::format("{} on {}", residency.empty() ? workgroups_text(count) : std::to_string(count),
+                                 fmt::join(names, ", "));
+      }
+      auto diagnostic = report.at(module.location(entry.function->definition),
+                                  fmt::format("{} bytes of workgroup memory let only {} stay resident per compute unit",
+                                              memory.total, residency));
+      for (const auto& [need, names] : by_need) {
+        diagnostic.note(module.location(entry.function->definition),
+                        fmt::format("{} {} {} resident to hide memory latency", fmt::join(names, ", "),
+                                    names.size() == 1 ? "needs" : "need", workgroups_text(need)));
+      }
+      if (!memory.variables.empty()) {
+        const WorkgroupVariable& largest = memory.variables.front();
+        diagnostic.note(module.declaration(largest.id),
+                        fmt::format("'{}' takes {} bytes", module.name(largest.id), largest.bytes));
+      }
+      diagnostic.fix_title("use smaller tiles, or reuse one buffer in stages, to fit more workgroups");
+    }
+  }
+};
+
+KLINT_REGISTER_RULE(SharedMemoryLimitsOccupancy);
+
+}  // namespace
+}  // namespace klint
