@@ -1,0 +1,146 @@
+#include "driver/reflect_command.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "analyzer/source.h"
+#include "driver/discover.h"
+#include "driver/output/text.h"
+#include "reflect/format.h"
+#include "reflect/reflection.h"
+#include "validate/spirv_val.h"
+
+namespace klint {
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailed = 1;
+constexpr int kExitUnreadable = 2;
+
+struct Outcome {
+  int status = kExitOk;
+  void fail(int code) { status = std::max(status, code); }
+};
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+// `file:line: error: message [rule]`, the first line of the message only.
+void print_compile_error(std::ostream& err, const Diagnostic& diagnostic) {
+  std::string where = diagnostic.location.file;
+  if (diagnostic.location.has_line()) where += fmt::format(":{}", diagnostic.location.line);
+  err << fmt::format("{}: {}: {} [{}]\n", where, to_string(diagnostic.severity), first_line(diagnostic.message),
+                     diagnostic.rule ? diagnostic.rule->id : "unknown");
+}
+
+void print_not_compute(std::ostream& err, const std::string& path, const std::string& stage, std::string_view verb) {
+  err << fmt::format("{}: error: not a compute shader ({} stage): klint {} compute kernels only\n", path, stage, verb);
+}
+
+// The module as compiled, checked by the validator so that SPIRV-Cross only
+// ever sees valid SPIR-V; nullopt after printing why not.
+std::optional<std::vector<uint32_t>> load(const InputFile& input, const CompileOptions& options, std::string_view verb,
+                                          std::ostream& err, Outcome& outcome) {
+  ReadError read_error;
+  std::optional<std::string> text = read_file(input.path, &read_error);
+  if (!text) {
+    print_input_message(err, InputMessage{input.path, read_error.reason, true}, TextStyle{});
+    outcome.fail(kExitUnreadable);
+    return std::nullopt;
+  }
+  SourceCache sources;
+  CompiledShader compiled = compile(input.path, *text, input.language, options, sources);
+  if (compiled.non_compute_stage) {
+    print_not_compute(err, input.path, *compiled.non_compute_stage, verb);
+    outcome.fail(kExitFailed);
+    return std::nullopt;
+  }
+  if (!compiled.ok) {
+    for (const Diagnostic& diagnostic : compiled.diagnostics) print_compile_error(err, diagnostic);
+    if (compiled.diagnostics.empty()) err << fmt::format("{}: error: does not compile\n", input.path);
+    outcome.fail(kExitFailed);
+    return std::nullopt;
+  }
+  bool valid = true;
+  for (const ValidationMessage& message : validate_spirv(compiled.spirv, to_spv_env(options.target_env))) {
+    if (!message.is_error) continue;
+    err << fmt::format("{}: error: {} [{}]\n", input.path, first_line(message.message), kInvalidSpirv.id);
+    valid = false;
+  }
+  if (!valid) {
+    outcome.fail(kExitFailed);
+    return std::nullopt;
+  }
+  return std::move(compiled.spirv);
+}
+
+// Discovery's notes are the non-compute files it skipped; named here they are errors.
+std::vector<InputFile> inputs(const std::vector<std::string>& paths, const CompileOptions& options,
+                              std::string_view verb, std::ostream& err, Outcome& outcome) {
+  Discovery discovery = discover_inputs(paths, options.force_compute);
+  for (const InputMessage& message : discovery.messages) {
+    std::optional<std::string> stage = message.is_error ? std::nullopt : non_compute_stage_for_path(message.path);
+    if (stage) {
+      print_not_compute(err, message.path, *stage, verb);
+      outcome.fail(kExitFailed);
+    } else {
+      print_input_message(err, message, TextStyle{});
+      outcome.fail(message.is_error ? kExitUnreadable : kExitOk);
+    }
+  }
+  return discovery.files;
+}
+
+}  // namespace
+
+int run_reflect(const std::vector<std::string>& paths, const CompileOptions& options, ReflectFormat format,
+                std::ostream& out, std::ostream& err) {
+  Outcome outcome;
+  std::vector<reflect::ReflectedFile> reflected;
+  for (const InputFile& input : inputs(paths, options, "reflects", err, outcome)) {
+    std::optional<std::vector<uint32_t>> spirv = load(input, options, "reflects", err, outcome);
+    if (!spirv) continue;
+    std::string error;
+    std::optional<reflect::ModuleReflection> module = reflect::reflect_module(*spirv, &error);
+    if (!module) {
+      err << fmt::format("{}: error: cannot reflect: {}\n", input.path, first_line(error));
+      outcome.fail(kExitFailed);
+      continue;
+    }
+    reflected.push_back({input.path, std::move(*module)});
+  }
+  // Tools get a document even when some files failed: the ones that did not.
+  if (format == ReflectFormat::Json) {
+    reflect::write_json(out, reflected);
+  } else {
+    reflect::write_table(out, reflected);
+  }
+  return outcome.status;
+}
+
+int run_translate(const std::string& path, const CompileOptions& options, reflect::TranslateTo to, std::ostream& out,
+                  std::ostream& err) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    print_input_message(err, InputMessage{path, "is a directory: translate takes one file", true}, TextStyle{});
+    return kExitUnreadable;
+  }
+  Outcome outcome;
+  for (const InputFile& input : inputs({path}, options, "translates", err, outcome)) {
+    std::optional<std::vector<uint32_t>> spirv = load(input, options, "translates", err, outcome);
+    if (!spirv) continue;
+    std::string error;
+    std::optional<std::string> source = reflect::translate(*spirv, to, &error);
+    if (!source) {
+      err << fmt::format("{}: error: cannot translate to {}: {}\n", input.path, reflect::to_string(to),
+                         first_line(error));
+      outcome.fail(kExitFailed);
+      continue;
+    }
+    out << *source;
+  }
+  return outcome.status;
+}
+
+}  // namespace klint
