@@ -280,13 +280,13 @@ int main(int argc, char** argv) {
                                                                                {"json", ReflectFormat::Json}}));
   reflect->fallthrough();
   std::string translate_path;
-  TranslateTo translate_to = TranslateTo::Msl;
+  reflect::TranslateTo translate_to = reflect::TranslateTo::Msl;
   auto* translate = app.add_subcommand("translate", "Translate a kernel to MSL, GLSL or HLSL with SPIRV-Cross");
   translate->add_option("file", translate_path, "Shader to translate")->required();
   translate->add_option("--to", translate_to, "msl, glsl or hlsl")
       ->required()
-      ->transform(CLI::CheckedTransformer(std::map<std::string, TranslateTo>{
-          {"msl", TranslateTo::Msl}, {"glsl", TranslateTo::Glsl}, {"hlsl", TranslateTo::Hlsl}}));
+      ->transform(CLI::CheckedTransformer(std::map<std::string, reflect::TranslateTo>{
+          {"msl", reflect::TranslateTo::Msl}, {"glsl", reflect::TranslateTo::Glsl}, {"hlsl", reflect::TranslateTo::Hlsl}}));
   translate->fallthrough();
   auto* targets = app.add_subcommand("targets", "List the device targets klint knows");
   auto* devices = app.add_subcommand("devices", "List the Vulkan devices of this machine");
