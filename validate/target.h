@@ -28,6 +28,8 @@ struct SubgroupSizes {
   uint32_t min = 0;
   uint32_t max = 0;
   uint32_t preferred = 0;  // what a pipeline gets without VK_EXT_subgroup_size_control
+
+  friend bool operator==(const SubgroupSizes&, const SubgroupSizes&) = default;
 };
 
 // Shader features of VkPhysicalDeviceVulkan11/12Features and friends that a
@@ -41,6 +43,8 @@ struct TargetFeatures {
   bool storage_buffer_8bit_access = false;
   bool storage_buffer_16bit_access = false;
   bool subgroup_extended_types = false;  // subgroup operations on 8/16/64-bit types
+
+  friend bool operator==(const TargetFeatures&, const TargetFeatures&) = default;
 };
 
 // How many workgroups one compute unit keeps resident, which hides latency.
@@ -53,10 +57,14 @@ struct TargetOccupancy {
   struct Tier {
     uint64_t max_shared_memory = 0;
     uint32_t workgroups = 0;
+
+    friend bool operator==(const Tier&, const Tier&) = default;
   };
   std::vector<Tier> tiers;
   // Below this many resident workgroups, latency shows.
   uint32_t min_workgroups_to_hide_latency = 2;
+
+  friend bool operator==(const TargetOccupancy&, const TargetOccupancy&) = default;
 };
 
 struct Target {
@@ -84,6 +92,11 @@ struct Target {
   std::optional<double> peak_fp16_tflops;
 
   std::vector<std::string> sources;  // where the numbers come from
+  // Which numbers are uncertain or were chosen conservatively, and why; empty
+  // when every number is read from a source.
+  std::string notes;
+
+  friend bool operator==(const Target&, const Target&) = default;
 };
 
 }  // namespace klint
