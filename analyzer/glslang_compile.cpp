@@ -285,6 +285,18 @@ EShMessages messages_for(Language language) {
   return static_cast<EShMessages>(messages);
 }
 
+// glslang's defaults reject workgroups over 1024x1024x64; whether a size fits
+// is for the targets to say (workgroup-size-over-limit), not the compiler.
+const TBuiltInResource& resource_limits() {
+  static const TBuiltInResource kLimits = [] {
+    TBuiltInResource limits = *GetDefaultResources();
+    limits.maxComputeWorkGroupSizeX = limits.maxComputeWorkGroupSizeY = limits.maxComputeWorkGroupSizeZ = 65535;
+    limits.maxComputeWorkGroupCountX = limits.maxComputeWorkGroupCountY = limits.maxComputeWorkGroupCountZ = 65535;
+    return limits;
+  }();
+  return kLimits;
+}
+
 constexpr int kDefaultGlslVersion = 110;  // as glslc: a shader without #version is desktop GLSL 110
 
 // glslc's `#pragma shader_stage(NAME)`: found in the preprocessed text, so
@@ -407,7 +419,7 @@ CompiledShader compile_with_glslang(const std::string& path, const std::string& 
     configure(shader, strings, language, options, preamble);
     std::string preprocessed;
     // A failure here is reported by the real compile below.
-    if (shader.preprocess(GetDefaultResources(), kDefaultGlslVersion, ENoProfile, false, false,
+    if (shader.preprocess(&resource_limits(), kDefaultGlslVersion, ENoProfile, false, false,
                           messages_for(language), &preprocessed, includer)) {
       if (auto pragma =
               find_stage_pragma(preprocessed, path, std::count(preamble.begin(), preamble.end(), '\n'))) {
@@ -429,7 +441,7 @@ CompiledShader compile_with_glslang(const std::string& path, const std::string& 
   glslang::TShader shader(EShLangCompute);
   configure(shader, strings, language, options, preamble);
   const int default_version = language == Language::Hlsl ? 100 : kDefaultGlslVersion;
-  bool parsed = shader.parse(GetDefaultResources(), default_version, ENoProfile, false, false,
+  bool parsed = shader.parse(&resource_limits(), default_version, ENoProfile, false, false,
                              messages_for(language), includer);
   InfoLogParser log(path, language == Language::Hlsl ? options.entry_point : "main", includer);
   log.parse(shader.getInfoLog(), result.diagnostics);

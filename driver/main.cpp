@@ -280,13 +280,10 @@ int main(int argc, char** argv) {
                                                                                {"json", ReflectFormat::Json}}));
   reflect->fallthrough();
   std::string translate_path;
-  reflect::TranslateTo translate_to = reflect::TranslateTo::Msl;
+  std::string translate_to;
   auto* translate = app.add_subcommand("translate", "Translate a kernel to MSL, GLSL or HLSL with SPIRV-Cross");
   translate->add_option("file", translate_path, "Shader to translate")->required();
-  translate->add_option("--to", translate_to, "msl, glsl or hlsl")
-      ->required()
-      ->transform(CLI::CheckedTransformer(std::map<std::string, reflect::TranslateTo>{
-          {"msl", reflect::TranslateTo::Msl}, {"glsl", reflect::TranslateTo::Glsl}, {"hlsl", reflect::TranslateTo::Hlsl}}));
+  translate->add_option("--to", translate_to, "msl, glsl or hlsl")->required()->check(CLI::IsMember({"msl", "glsl", "hlsl"}));
   translate->fallthrough();
   auto* targets = app.add_subcommand("targets", "List the device targets klint knows");
   auto* devices = app.add_subcommand("devices", "List the Vulkan devices of this machine");
@@ -311,7 +308,10 @@ int main(int argc, char** argv) {
     CompileOptions options = compile_options(args, &error);
     if (!error.empty()) return usage_error(error);
     if (reflect->parsed()) return run_reflect(reflect_paths, options, reflect_format, std::cout, std::cerr);
-    return run_translate(translate_path, options, translate_to, std::cout, std::cerr);
+    auto to = translate_to == "msl"    ? reflect::TranslateTo::Msl
+              : translate_to == "glsl" ? reflect::TranslateTo::Glsl
+                                       : reflect::TranslateTo::Hlsl;
+    return run_translate(translate_path, options, to, std::cout, std::cerr);
   }
   return run(args);
 }

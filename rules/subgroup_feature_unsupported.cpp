@@ -29,25 +29,26 @@ subgroup operations in compute shaders.
 
 ## Bad
 ```glsl
-#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_clustered : require
 layout(local_size_x = 64) in;
 layout(binding = 0) buffer Data { float data[]; };
-void main() { data[gl_GlobalInvocationID.x] = subgroupAdd(data[gl_GlobalInvocationID.x]); }
+void main() {
+    // sums of 4 neighbouring lanes: lavapipe and Adreno have no clustered operations
+    data[gl_GlobalInvocationID.x] = subgroupClusteredAdd(data[gl_GlobalInvocationID.x], 4);
+}
 ```
 
 ## Fix
 ```glsl
+#extension GL_KHR_shader_subgroup_shuffle : require
 layout(local_size_x = 64) in;
 layout(binding = 0) buffer Data { float data[]; };
-shared float partial[64];
 void main() {
-    partial[gl_LocalInvocationID.x] = data[gl_GlobalInvocationID.x];
-    barrier();
-    if (gl_LocalInvocationID.x == 0) {
-        float sum = 0.0;
-        for (uint i = 0; i < 64; ++i) sum += partial[i];
-        data[gl_WorkGroupID.x] = sum;
-    }
+    // the same sums from shuffles, which every target offers
+    float x = data[gl_GlobalInvocationID.x];
+    x += subgroupShuffleXor(x, 1u);
+    x += subgroupShuffleXor(x, 2u);
+    data[gl_GlobalInvocationID.x] = x;
 }
 ```
 
@@ -93,7 +94,13 @@ uint32_t component_width(const Module& module, uint32_t type_id) {
   return type->word(1);
 }
 
+// Arithmetic on a type: an instruction computing a value of it, which loads,
+// copies and pointer arithmetic do not.
 bool produces(const Module& module, const ir::Instruction& i, Op kind, uint32_t width) {
+  if (is_one_of(i, {Op::OpLoad, Op::OpAccessChain, Op::OpInBoundsAccessChain, Op::OpPhi, Op::OpCopyObject,
+                    Op::OpVariable})) {
+    return false;
+  }
   const ir::Instruction* type = module.def(i.type_id());
   if (type && type->opcode() == Op::OpTypeVector) type = module.def(type->word(1));
   return type && type->opcode() == kind && type->word(1) == width;

@@ -1,5 +1,5 @@
 #version 450
-// fixture-options: --max-shared-memory=16384
+// fixture-options: --max-shared-memory=16384 --target=lavapipe
 // 20,000 bytes fit 32 KiB but not a 16 KiB device.
 layout(local_size_x = 64) in;
 layout(binding = 0) buffer Data { float data[]; };

@@ -1,5 +1,6 @@
 #version 450
-// Exactly 32 KiB: at the limit, not over it.
+// fixture-options: --target=lavapipe,arm-mali-valhall,qualcomm-adreno-6xx
+// Exactly 32 KiB: at the limit of these 32 KiB devices, not over it.
 layout(local_size_x = 256) in;
 layout(binding = 0) buffer Data { float data[]; };
 shared float tile[8192];

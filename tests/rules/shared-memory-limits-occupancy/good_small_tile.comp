@@ -1,0 +1,11 @@
+#version 450
+// 8 KiB: four threadgroups per Apple GPU core.
+layout(local_size_x = 256) in;
+layout(binding = 0) buffer Data { float data[]; };
+shared float tile[2048];
+
+void main() {
+    tile[gl_LocalInvocationID.x] = data[gl_GlobalInvocationID.x];
+    barrier();
+    data[gl_GlobalInvocationID.x] = tile[255 - gl_LocalInvocationID.x];
+}

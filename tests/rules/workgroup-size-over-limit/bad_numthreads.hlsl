@@ -1,0 +1,5 @@
+// fixture-options: --target=arm-mali-valhall
+RWStructuredBuffer<float> data : register(u0);
+
+[numthreads(512, 1, 1)]  // expect: workgroup-size-over-limit "512 invocations"
+void main(uint3 dtid : SV_DispatchThreadID) { data[dtid.x] = 0.0; }
