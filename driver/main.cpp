@@ -307,7 +307,14 @@ int main(int argc, char** argv) {
     std::string error;
     CompileOptions options = compile_options(args, &error);
     if (!error.empty()) return usage_error(error);
-    if (reflect->parsed()) return run_reflect(reflect_paths, options, reflect_format, std::cout, std::cerr);
+    if (reflect->parsed()) {
+      std::vector<const Target*> targets = default_targets();
+      if (!args.targets.empty()) {
+        targets.clear();
+        if (!resolve_targets(args.targets, targets, &error)) return usage_error(error);
+      }
+      return run_reflect(reflect_paths, options, targets, reflect_format, std::cout, std::cerr);
+    }
     auto to = translate_to == "msl"    ? reflect::TranslateTo::Msl
               : translate_to == "glsl" ? reflect::TranslateTo::Glsl
                                        : reflect::TranslateTo::Hlsl;

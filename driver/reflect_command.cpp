@@ -1,5 +1,7 @@
 #include "driver/reflect_command.h"
 
+#include "validate/occupancy.h"
+
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -94,8 +96,30 @@ std::vector<InputFile> inputs(const std::vector<std::string>& paths, const Compi
 
 }  // namespace
 
-int run_reflect(const std::vector<std::string>& paths, const CompileOptions& options, ReflectFormat format,
-                std::ostream& out, std::ostream& err) {
+void add_occupancy(reflect::EntryPoint& entry, const std::vector<const Target*>& targets) {
+  for (const Target* target : targets) {
+    uint64_t shared = entry.workgroup_memory.total_bytes;
+    uint64_t invocations = 1;
+    bool dimensions_fit = true;
+    if (entry.workgroup_size) {
+      for (size_t i = 0; i < 3; ++i) {
+        invocations *= (*entry.workgroup_size)[i].value;
+        dimensions_fit &= (*entry.workgroup_size)[i].value <= target->max_compute_work_group_size[i];
+      }
+    }
+    reflect::Residency residency{target->name, true, std::nullopt, {}};
+    residency.fits = shared <= target->max_compute_shared_memory_size && dimensions_fit &&
+                     invocations <= target->max_compute_work_group_invocations;
+    if (auto occupancy = estimate_occupancy(*target, shared, invocations); occupancy && residency.fits) {
+      residency.resident_workgroups = occupancy->resident_workgroups;
+      residency.limited_by = std::string(to_string(occupancy->limited_by));
+    }
+    entry.occupancy.push_back(std::move(residency));
+  }
+}
+
+int run_reflect(const std::vector<std::string>& paths, const CompileOptions& options,
+                const std::vector<const Target*>& targets, ReflectFormat format, std::ostream& out, std::ostream& err) {
   Outcome outcome;
   std::vector<reflect::ReflectedFile> reflected;
   for (const InputFile& input : inputs(paths, options, "reflects", err, outcome)) {
@@ -108,6 +132,7 @@ int run_reflect(const std::vector<std::string>& paths, const CompileOptions& opt
       outcome.fail(kExitFailed);
       continue;
     }
+    for (reflect::EntryPoint& entry : module->entry_points) add_occupancy(entry, targets);
     reflected.push_back({input.path, std::move(*module)});
   }
   // Tools get a document even when some files failed: the ones that did not.

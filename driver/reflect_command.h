@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analyzer/frontend.h"
+#include "validate/target.h"
 #include "reflect/translate.h"
 
 namespace klint {
@@ -19,8 +20,9 @@ enum class ReflectFormat { Table, Json };
 // `err`, one line each. Returns 0 when every file was reflected, 1 when one
 // did not compile, is no compute shader or could not be reflected, 2 when an
 // input could not be read (2 wins over 1).
-int run_reflect(const std::vector<std::string>& paths, const CompileOptions& options, ReflectFormat format,
-                std::ostream& out, std::ostream& err);
+// `targets` give each entry point's occupancy; none leaves it out.
+int run_reflect(const std::vector<std::string>& paths, const CompileOptions& options,
+                const std::vector<const Target*>& targets, ReflectFormat format, std::ostream& out, std::ostream& err);
 
 // Compiles one file and prints its first compute entry point as MSL, GLSL or
 // HLSL source. Exit codes as for run_reflect.

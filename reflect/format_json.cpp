@@ -79,9 +79,17 @@ json to_json(const EntryPoint& entry) {
                          {"type", variable.type},
                          {"used", variable.used}});
   }
+  json occupancy = json::array();
+  for (const Residency& r : entry.occupancy) {
+    occupancy.push_back({{"fits", r.fits},
+                         {"limited_by", r.limited_by.empty() ? json(nullptr) : json(r.limited_by)},
+                         {"resident_workgroups", r.resident_workgroups ? json(*r.resident_workgroups) : json(nullptr)},
+                         {"target", r.target}});
+  }
   return {{"barriers", {{"memory", entry.barriers.memory}, {"workgroup", entry.barriers.workgroup}}},
           {"bindings", std::move(bindings)},
           {"name", entry.name},
+          {"occupancy", std::move(occupancy)},
           {"push_constants", std::move(push_constants)},
           {"workgroup_memory", {{"total_bytes", entry.workgroup_memory.total_bytes}, {"variables", std::move(variables)}}},
           {"workgroup_size", to_json(entry.workgroup_size)}};

@@ -120,6 +120,16 @@ void print_entry_point(std::ostream& out, const std::string& path, const EntryPo
   summary.add({"barriers", fmt::format("{} workgroup, {} memory", entry.barriers.workgroup, entry.barriers.memory)});
   summary.print(out, "  ");
 
+  if (!entry.occupancy.empty()) {
+    out << "\n  occupancy (workgroups resident per compute unit)\n";
+    Table table({"target", "fits", "resident", "limited by"});
+    for (const Residency& r : entry.occupancy) {
+      table.add({r.target, r.fits ? "yes" : "no", r.resident_workgroups ? std::to_string(*r.resident_workgroups) : "-",
+                 r.limited_by.empty() ? "-" : r.limited_by});
+    }
+    table.print(out, "    ");
+  }
+
   if (!entry.bindings.empty()) {
     out << "\n  bindings\n";
     Table table({"set", "binding", "type", "name", "count", "declared", "access", "loads", "stores", "atomics"});

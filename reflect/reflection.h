@@ -124,6 +124,15 @@ struct Barriers {
   uint32_t memory = 0;     // OpMemoryBarrier
 };
 
+// How an entry point sits on one target: whether its workgroup fits, and how
+// many workgroups a compute unit keeps resident (validate/occupancy.h).
+struct Residency {
+  std::string target;
+  bool fits = true;                          // workgroup memory and size within the target's limits
+  std::optional<uint32_t> resident_workgroups;  // nullopt: the target has no occupancy figures
+  std::string limited_by;                    // what bounds residency, e.g. "shared memory"
+};
+
 struct EntryPoint {
   std::string name;
   std::optional<std::array<WorkgroupDimension, 3>> workgroup_size;
@@ -131,6 +140,7 @@ struct EntryPoint {
   std::optional<PushConstants> push_constants;
   WorkgroupMemory workgroup_memory;
   Barriers barriers;
+  std::vector<Residency> occupancy;  // per target, filled by the caller that knows the targets
 };
 
 // Device features a module's capabilities ask for, sorted by name.

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "tests/support/run.h"
+#include "validate/targets.h"
 
 namespace klint::testing {
 namespace {
@@ -238,6 +239,108 @@ TEST_F(BadInput, SymlinkLoopInADirectory) {
   EXPECT_NE(run.err.find("symlink loop"), std::string::npos) << run.err;
   EXPECT_NE(run.out.find("tree/sub/a.comp:8: error:"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("finding.comp:8: error:"), std::string::npos) << run.out;
+}
+
+}  // namespace
+}  // namespace klint::testing
+
+namespace klint::testing {
+namespace {
+
+constexpr const char* kForty = R"(#version 450
+layout(local_size_x = 100) in;
+layout(binding = 0) buffer M { float m[]; };
+shared float tile[10000];
+void main() {
+    tile[gl_LocalInvocationID.x] = m[gl_LocalInvocationID.x];
+    barrier();
+    m[gl_LocalInvocationID.x] = tile[99 - gl_LocalInvocationID.x];
+}
+)";
+
+TEST_F(Cli, TargetsListsEveryBuiltInTarget) {
+  KlintRun run = klint({"targets"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  for (const Target& target : builtin_targets()) {
+    EXPECT_NE(run.out.find(target.name), std::string::npos) << target.name;
+  }
+  EXPECT_NE(run.out.find("* apple-m1"), std::string::npos) << "default targets are starred:\n" << run.out;
+}
+
+TEST_F(Cli, TargetsNameTheFailingDevicesAndTheirLimits) {
+  write("forty.comp", kForty);
+  KlintRun run = klint({"--target", "nvidia-ampere,apple-m1,arm-mali-valhall", "forty.comp"});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.out.find("over the limit of apple-m1, arm-mali-valhall (32768 bytes)"), std::string::npos) << run.out;
+  EXPECT_EQ(klint({"--target=nvidia-ampere", "forty.comp"}).exit_code, 0) << "48 KiB on NVIDIA";
+}
+
+TEST_F(Cli, UnknownOrMalformedTargetsAreUsageErrors) {
+  write("forty.comp", kForty);
+  KlintRun unknown = klint({"--target=nvidia-voodoo", "forty.comp"});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("unknown target 'nvidia-voodoo'"), std::string::npos) << unknown.err;
+  write("broken.json", "{\n  \"schema\": \"klint-target-1\",\n  \"name\": \"x\"\n  \"vendor\": 1\n}\n");
+  KlintRun broken = klint({"--target=broken.json", "forty.comp"});
+  EXPECT_EQ(broken.exit_code, 2);
+  EXPECT_NE(broken.err.find("broken.json:4:"), std::string::npos) << broken.err;
+  EXPECT_EQ(klint({"--target=device:x", "forty.comp"}).exit_code, 2);
+  EXPECT_EQ(klint({"--target=device:99", "forty.comp"}).exit_code, 2);
+}
+
+TEST_F(Cli, TargetFileIsReadLikeABuiltInOne) {
+  const Target* lavapipe = find_target("lavapipe");
+  ASSERT_NE(lavapipe, nullptr);
+  Target small = *lavapipe;
+  small.name = "small-device";
+  small.max_compute_shared_memory_size = 16384;
+  write("small.json", target_to_json(small));
+  write("good.comp", kClean);
+  write("forty.comp", kForty);
+  EXPECT_EQ(klint({"--target=small.json", "good.comp"}).exit_code, 0);
+  KlintRun run = klint({"--target=small.json", "forty.comp"});
+  EXPECT_NE(run.out.find("small-device (16384 bytes)"), std::string::npos) << run.out << run.err;
+}
+
+TEST_F(Cli, LiveDeviceIsATarget) {
+  // lavapipe, the CPU Vulkan driver every CI machine has: 32 KiB of shared memory.
+  KlintRun devices = klint({"devices"});
+  ASSERT_EQ(devices.exit_code, 0) << devices.err;
+  EXPECT_NE(devices.out.find("llvmpipe"), std::string::npos) << devices.out;
+  size_t at = devices.out.find("device:");
+  ASSERT_NE(at, std::string::npos);
+  std::string lavapipe;
+  for (size_t line = 0; line < devices.out.size();) {
+    size_t end = devices.out.find('\n', line);
+    std::string text = devices.out.substr(line, end - line);
+    if (text.find("llvmpipe") != std::string::npos) lavapipe = text.substr(0, text.find(' '));
+    line = end == std::string::npos ? devices.out.size() : end + 1;
+  }
+  ASSERT_FALSE(lavapipe.empty());
+  write("forty.comp", kForty);
+  KlintRun run = klint({"--target", lavapipe, "forty.comp"});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.out.find(lavapipe + " (32768 bytes)"), std::string::npos) << run.out;
+}
+
+TEST_F(Cli, ReflectAndTranslate) {
+  write("forty.comp", kForty);
+  KlintRun table = klint({"reflect", "--target=apple-m1,nvidia-ampere", "forty.comp"});
+  EXPECT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("workgroup memory  40000 bytes"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("apple-m1"), std::string::npos) << table.out;
+  KlintRun json = klint({"reflect", "--format", "json", "forty.comp"});
+  EXPECT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_NE(json.out.find("\"schema\": \"klint-reflect-1\""), std::string::npos) << json.out;
+  EXPECT_NE(json.out.find("\"occupancy\": ["), std::string::npos);
+  KlintRun msl = klint({"translate", "--to", "msl", "forty.comp"});
+  EXPECT_EQ(msl.exit_code, 0) << msl.err;
+  EXPECT_NE(msl.out.find("threadgroup float"), std::string::npos) << msl.out;
+  EXPECT_EQ(klint({"translate", "--to", "wgsl", "forty.comp"}).exit_code, 2);
+  write("shader.vert", "#version 450\nvoid main() { gl_Position = vec4(0.0); }\n");
+  KlintRun vertex = klint({"reflect", "shader.vert"});
+  EXPECT_NE(vertex.exit_code, 0);
+  EXPECT_NE(vertex.err.find("shader.vert"), std::string::npos) << vertex.err;
 }
 
 }  // namespace

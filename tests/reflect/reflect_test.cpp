@@ -434,7 +434,7 @@ void main(uint3 tid : SV_DispatchThreadID, uint gi : SV_GroupIndex) {
 
 TEST(ReflectSpirvAssembly, HandWrittenModule) {
   std::ostringstream out, err;
-  ASSERT_EQ(run_reflect({kInputs + "scale.spvasm"}, CompileOptions{}, ReflectFormat::Json, out, err), 0) << err.str();
+  ASSERT_EQ(run_reflect({kInputs + "scale.spvasm"}, CompileOptions{}, {}, ReflectFormat::Json, out, err), 0) << err.str();
   EXPECT_EQ(err.str(), "");
   nlohmann::json document = nlohmann::json::parse(out.str());
   ASSERT_EQ(document["files"].size(), 1u);
@@ -458,7 +458,7 @@ TEST(ReflectSpirvAssembly, HandWrittenModule) {
 
 TEST(ReflectSpirvAssembly, AccessIsPerEntryPoint) {
   std::ostringstream out, err;
-  ASSERT_EQ(run_reflect({kInputs + "two_kernels.spvasm"}, CompileOptions{}, ReflectFormat::Json, out, err), 0)
+  ASSERT_EQ(run_reflect({kInputs + "two_kernels.spvasm"}, CompileOptions{}, {}, ReflectFormat::Json, out, err), 0)
       << err.str();
   const nlohmann::json document = nlohmann::json::parse(out.str());
   const nlohmann::json& entries = document["files"][0]["entry_points"];
@@ -570,6 +570,7 @@ constexpr const char* kSmallJson = R"({
             }
           ],
           "name": "main",
+          "occupancy": [],
           "push_constants": {
             "access": "read",
             "block": {
@@ -676,7 +677,7 @@ class ReflectCommand : public ::testing::Test {
   int reflect(const std::vector<std::string>& paths, ReflectFormat format = ReflectFormat::Table) {
     out_.str("");
     err_.str("");
-    return run_reflect(paths, CompileOptions{}, format, out_, err_);
+    return run_reflect(paths, CompileOptions{}, {}, format, out_, err_);
   }
 
   fs::path dir_;
