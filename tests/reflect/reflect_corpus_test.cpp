@@ -1,0 +1,108 @@
+// klint reflect on every fixture and example, checked field by field against
+// what klint's own analyses say about the same module.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "analyzer/frontend.h"
+#include "analyzer/workgroup_memory.h"
+#include "driver/reflect_command.h"
+#include "tests/support/fixture.h"
+#include "validate/targets.h"
+
+namespace klint::testing {
+namespace {
+
+std::vector<std::string> shaders() {
+  std::vector<std::string> out = fixture_files(std::string(KLINT_SOURCE_DIR) + "/tests/rules");
+  for (const std::string& path : fixture_files(std::string(KLINT_SOURCE_DIR) + "/examples")) out.push_back(path);
+  return out;
+}
+
+class ReflectCorpus : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ReflectCorpus, AgreesWithTheAnalyses) {
+  std::ifstream in(GetParam(), std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  Fixture fixture = parse_fixture(GetParam(), text.str());
+  SourceCache sources;
+  CompiledShader compiled =
+      compile(GetParam(), text.str(), *language_for_path(GetParam(), false), fixture.options.compile, sources);
+  ASSERT_TRUE(compiled.ok);
+  ir::DecodeError error;
+  auto ir = ir::decode(compiled.spirv, &error);
+  ASSERT_TRUE(ir) << error.message;
+  Module module(std::move(*ir), ModuleOrigin{GetParam(), {}});
+
+  std::ostringstream out, err;
+  std::vector<const Target*> targets = default_targets();
+  ASSERT_EQ(run_reflect({GetParam()}, fixture.options.compile, targets, ReflectFormat::Json, out, err), 0) << err.str();
+  nlohmann::json document = nlohmann::json::parse(out.str());
+  ASSERT_EQ(document["files"].size(), 1u);
+  const nlohmann::json& file = document["files"][0];
+  EXPECT_EQ(file["path"], GetParam());
+
+  std::vector<const EntryPoint*> compute;
+  for (const EntryPoint& entry : module.entry_points()) {
+    if (entry.model == spv::ExecutionModel::GLCompute) compute.push_back(&entry);
+  }
+  ASSERT_EQ(file["entry_points"].size(), compute.size());
+  for (size_t i = 0; i < compute.size(); ++i) {
+    const EntryPoint& entry = *compute[i];
+    const nlohmann::json& reflected = file["entry_points"][i];
+    EXPECT_EQ(reflected["name"], entry.name);
+    ASSERT_TRUE(entry.workgroup_size);
+    const char* axes[] = {"x", "y", "z"};
+    for (size_t d = 0; d < 3; ++d) {
+      const nlohmann::json& axis = reflected["workgroup_size"][axes[d]];
+      EXPECT_EQ(axis["value"], (*entry.workgroup_size)[d].value) << axes[d];
+      if ((*entry.workgroup_size)[d].spec_id) EXPECT_EQ(axis["spec_id"], *(*entry.workgroup_size)[d].spec_id);
+    }
+    EXPECT_EQ(reflected["workgroup_memory"]["total_bytes"], workgroup_memory(module, entry).total);
+
+    uint32_t barriers = 0;
+    for (const ir::Function& function : module.functions()) {
+      for (const ir::Block& block : function.blocks) {
+        for (const ir::Instruction& instruction : block.instructions) {
+          if (instruction.opcode() == spv::Op::OpControlBarrier &&
+              module.constant_value(instruction.word(0)) == static_cast<uint32_t>(spv::Scope::Workgroup)) {
+            ++barriers;
+          }
+        }
+      }
+    }
+    EXPECT_EQ(reflected["barriers"]["workgroup"], barriers);
+
+    std::set<std::pair<uint32_t, uint32_t>> slots;
+    for (const nlohmann::json& binding : reflected["bindings"]) {
+      EXPECT_TRUE(slots.emplace(binding["set"], binding["binding"]).second) << "set/binding reflected twice";
+      EXPECT_TRUE(binding["access"] == "read" || binding["access"] == "write" || binding["access"] == "read-write" ||
+                  binding["access"] == "none");
+    }
+    ASSERT_EQ(reflected["occupancy"].size(), targets.size());
+    for (size_t t = 0; t < targets.size(); ++t) {
+      const nlohmann::json& residency = reflected["occupancy"][t];
+      EXPECT_EQ(residency["target"], targets[t]->name);
+      bool fits = workgroup_memory(module, entry).total <= targets[t]->max_compute_shared_memory_size;
+      if (!fits) EXPECT_EQ(residency["fits"], false) << targets[t]->name;
+    }
+  }
+}
+
+std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
+  std::string name = std::filesystem::relative(info.param, KLINT_SOURCE_DIR).string();
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Shaders, ReflectCorpus, ::testing::ValuesIn(shaders()), test_name);
+
+}  // namespace
+}  // namespace klint::testing
