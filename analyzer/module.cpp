@@ -123,9 +123,11 @@ std::optional<WorkgroupDimension> Module::dimension(uint32_t constant_id) const 
   // `layout(local_size_x_id = N)` gets a constant of its own (default 1) that
   // shares SpecId N with the user's `layout(constant_id = N) const uint X = 128`:
   // the user's default is the size the shader is written for.
+  dimension.default_declared = names_.count(constant_id) > 0;
   for (const auto& [id, decoration] : decorations_) {
     if (id != constant_id && names_.count(id) && spec_id(id) == dimension.spec_id) {
       if (auto declared = constant_value(id)) dimension.value = *declared;
+      dimension.default_declared = true;
     }
   }
   return dimension;

@@ -24,6 +24,9 @@ class Uniformity;
 struct WorkgroupDimension {
   uint64_t value = 1;
   std::optional<uint32_t> spec_id;
+  // False when no `layout(constant_id = N) const uint X = ...;` declares the
+  // constant behind `local_size_x_id = N`: the compiler then assumes 1.
+  bool default_declared = true;
   friend bool operator==(const WorkgroupDimension&, const WorkgroupDimension&) = default;
 };
 

@@ -96,6 +96,21 @@ std::vector<InputFile> inputs(const std::vector<std::string>& paths, const Compi
 
 }  // namespace
 
+// `layout(local_size_x_id = N) in;` without a `constant_id = N` constant: the
+// workgroup is 1 wide there unless every pipeline specializes N.
+void warn_undeclared_defaults(const std::string& path, const reflect::EntryPoint& entry, std::ostream& err) {
+  if (!entry.workgroup_size) return;
+  const char* axes[] = {"x", "y", "z"};
+  for (size_t i = 0; i < 3; ++i) {
+    const reflect::WorkgroupDimension& d = (*entry.workgroup_size)[i];
+    if (!d.spec_id || d.default_declared) continue;
+    err << fmt::format(
+        "{}: warning: workgroup size {} of '{}' comes from specialization constant {}, which has no declared default, "
+        "so 1 is assumed (declare layout(constant_id = {}) const uint NAME = SIZE;)\n",
+        path, axes[i], entry.name, *d.spec_id, *d.spec_id);
+  }
+}
+
 void add_occupancy(reflect::EntryPoint& entry, const std::vector<const Target*>& targets) {
   for (const Target* target : targets) {
     uint64_t shared = entry.workgroup_memory.total_bytes;
@@ -132,7 +147,10 @@ int run_reflect(const std::vector<std::string>& paths, const CompileOptions& opt
       outcome.fail(kExitFailed);
       continue;
     }
-    for (reflect::EntryPoint& entry : module->entry_points) add_occupancy(entry, targets);
+    for (reflect::EntryPoint& entry : module->entry_points) {
+      add_occupancy(entry, targets);
+      warn_undeclared_defaults(input.path, entry, err);
+    }
     reflected.push_back({input.path, std::move(*module)});
   }
   // Tools get a document even when some files failed: the ones that did not.

@@ -57,7 +57,10 @@ json to_json(const std::optional<std::array<WorkgroupDimension, 3>>& size) {
   const char* axes[] = {"x", "y", "z"};
   for (size_t i = 0; i < 3; ++i) {
     json dimension{{"value", (*size)[i].value}};
-    if ((*size)[i].spec_id) dimension["spec_id"] = *(*size)[i].spec_id;
+    if ((*size)[i].spec_id) {
+      dimension["spec_id"] = *(*size)[i].spec_id;
+      dimension["default_declared"] = (*size)[i].default_declared;
+    }
     out[axes[i]] = std::move(dimension);
   }
   return out;

@@ -66,7 +66,9 @@ std::string workgroup_size_text(const std::optional<std::array<WorkgroupDimensio
   std::vector<std::string> from;
   const char* axes[] = {"x", "y", "z"};
   for (size_t i = 0; i < 3; ++i) {
-    if ((*size)[i].spec_id) from.push_back(fmt::format("{} from specialization constant {}", axes[i], *(*size)[i].spec_id));
+    if (!(*size)[i].spec_id) continue;
+    from.push_back(fmt::format("{} from specialization constant {}{}", axes[i], *(*size)[i].spec_id,
+                               (*size)[i].default_declared ? "" : ", no default declared: 1 assumed"));
   }
   if (!from.empty()) out += " (" + join(from) + ")";
   return out;

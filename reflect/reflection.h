@@ -104,6 +104,7 @@ struct SpecializationConstant {
 struct WorkgroupDimension {
   uint64_t value = 1;                // the specialization constant's default when spec_id is set
   std::optional<uint32_t> spec_id;
+  bool default_declared = true;      // false: no constant_id declaration, the compiler assumed 1
   friend bool operator==(const WorkgroupDimension&, const WorkgroupDimension&) = default;
 };
 

@@ -251,7 +251,10 @@ Barriers count_barriers(const Module& module, const std::set<const ir::Function*
 std::optional<std::array<WorkgroupDimension, 3>> workgroup_size(const klint::EntryPoint& entry) {
   if (!entry.workgroup_size) return std::nullopt;
   std::array<WorkgroupDimension, 3> size;
-  for (size_t i = 0; i < 3; ++i) size[i] = {(*entry.workgroup_size)[i].value, (*entry.workgroup_size)[i].spec_id};
+  for (size_t i = 0; i < 3; ++i) {
+    const klint::WorkgroupDimension& d = (*entry.workgroup_size)[i];
+    size[i] = {d.value, d.spec_id, d.default_declared};
+  }
   return size;
 }
 

@@ -337,6 +337,14 @@ TEST_F(Cli, ReflectAndTranslate) {
   EXPECT_EQ(msl.exit_code, 0) << msl.err;
   EXPECT_NE(msl.out.find("threadgroup float"), std::string::npos) << msl.out;
   EXPECT_EQ(klint({"translate", "--to", "wgsl", "forty.comp"}).exit_code, 2);
+  write("nodefault.comp", "#version 450\nlayout(local_size_x_id = 0) in;\nvoid main() {}\n");
+  KlintRun nodefault = klint({"reflect", "--format=json", "nodefault.comp"});
+  EXPECT_EQ(nodefault.exit_code, 0);
+  EXPECT_NE(nodefault.err.find("nodefault.comp: warning: workgroup size x of 'main' comes from specialization "
+                               "constant 0, which has no declared default, so 1 is assumed"),
+            std::string::npos)
+      << nodefault.err;
+  EXPECT_NE(nodefault.out.find("\"default_declared\": false"), std::string::npos) << nodefault.out;
   write("shader.vert", "#version 450\nvoid main() { gl_Position = vec4(0.0); }\n");
   KlintRun vertex = klint({"reflect", "shader.vert"});
   EXPECT_NE(vertex.exit_code, 0);
