@@ -15,23 +15,10 @@
 namespace klint::testing {
 namespace {
 
-std::vector<std::string> shaders() {
-  std::vector<std::string> out = fixture_files(std::string(KLINT_SOURCE_DIR) + "/tests/rules");
-  for (const std::string& path : fixture_files(std::string(KLINT_SOURCE_DIR) + "/examples")) out.push_back(path);
-  return out;
-}
-
 class RoundTrip : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RoundTrip, ReencodesIdentically) {
-  std::ifstream in(GetParam(), std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  Fixture fixture = parse_fixture(GetParam(), text.str());
-  SourceCache sources;
-  auto language = language_for_path(GetParam(), false);
-  ASSERT_TRUE(language);
-  CompiledShader compiled = compile(GetParam(), text.str(), *language, fixture.options.compile, sources);
+  auto [fixture, compiled] = compile_fixture(GetParam());
   ASSERT_TRUE(compiled.ok) << GetParam();
 
   ir::DecodeError error;
@@ -96,13 +83,7 @@ void add_debug_store(ir::Module& module) {
 }
 
 TEST_P(RoundTrip, StaysValidWithADebugBufferAdded) {
-  std::ifstream in(GetParam(), std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  Fixture fixture = parse_fixture(GetParam(), text.str());
-  SourceCache sources;
-  auto language = language_for_path(GetParam(), false);
-  CompiledShader compiled = compile(GetParam(), text.str(), *language, fixture.options.compile, sources);
+  auto [fixture, compiled] = compile_fixture(GetParam());
   ASSERT_TRUE(compiled.ok) << GetParam();
   ir::DecodeError error;
   auto module = ir::decode(compiled.spirv, &error);
@@ -115,15 +96,8 @@ TEST_P(RoundTrip, StaysValidWithADebugBufferAdded) {
   }
 }
 
-std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
-  std::string name = std::filesystem::relative(info.param, KLINT_SOURCE_DIR).string();
-  for (char& c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  }
-  return name;
-}
-
-INSTANTIATE_TEST_SUITE_P(Shaders, RoundTrip, ::testing::ValuesIn(shaders()), test_name);
+INSTANTIATE_TEST_SUITE_P(Shaders, RoundTrip, ::testing::ValuesIn(corpus_shaders()),
+                         [](const auto& info) { return shader_test_name(info.param); });
 
 }  // namespace
 }  // namespace klint::testing

@@ -17,22 +17,10 @@
 namespace klint::testing {
 namespace {
 
-std::vector<std::string> shaders() {
-  std::vector<std::string> out = fixture_files(std::string(KLINT_SOURCE_DIR) + "/tests/rules");
-  for (const std::string& path : fixture_files(std::string(KLINT_SOURCE_DIR) + "/examples")) out.push_back(path);
-  return out;
-}
-
 class ReflectCorpus : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ReflectCorpus, AgreesWithTheAnalyses) {
-  std::ifstream in(GetParam(), std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  Fixture fixture = parse_fixture(GetParam(), text.str());
-  SourceCache sources;
-  CompiledShader compiled =
-      compile(GetParam(), text.str(), *language_for_path(GetParam(), false), fixture.options.compile, sources);
+  auto [fixture, compiled] = compile_fixture(GetParam());
   ASSERT_TRUE(compiled.ok);
   ir::DecodeError error;
   auto ir = ir::decode(compiled.spirv, &error);
@@ -94,15 +82,8 @@ TEST_P(ReflectCorpus, AgreesWithTheAnalyses) {
   }
 }
 
-std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
-  std::string name = std::filesystem::relative(info.param, KLINT_SOURCE_DIR).string();
-  for (char& c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  }
-  return name;
-}
-
-INSTANTIATE_TEST_SUITE_P(Shaders, ReflectCorpus, ::testing::ValuesIn(shaders()), test_name);
+INSTANTIATE_TEST_SUITE_P(Shaders, ReflectCorpus, ::testing::ValuesIn(corpus_shaders()),
+                         [](const auto& info) { return shader_test_name(info.param); });
 
 }  // namespace
 }  // namespace klint::testing

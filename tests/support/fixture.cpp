@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <sstream>
 
@@ -103,6 +104,31 @@ std::vector<std::string> fixture_files(const std::string& directory) {
     if (language_for_path(path, false)) out.push_back(path);
   }
   std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::string> corpus_shaders() {
+  std::vector<std::string> out = fixture_files(std::string(KLINT_SOURCE_DIR) + "/tests/rules");
+  for (const std::string& path : fixture_files(std::string(KLINT_SOURCE_DIR) + "/examples")) out.push_back(path);
+  return out;
+}
+
+std::string shader_test_name(const std::string& path) {
+  std::string name = std::filesystem::relative(path, KLINT_SOURCE_DIR).string();
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
+}
+
+CompiledFixture compile_fixture(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  CompiledFixture out{parse_fixture(path, text.str()), {}};
+  SourceCache sources;
+  auto language = language_for_path(path, false);
+  if (language) out.compiled = compile(path, text.str(), *language, out.fixture.options.compile, sources);
   return out;
 }
 

@@ -38,4 +38,17 @@ std::vector<std::string> check_fixture(const Fixture& fixture);
 // Every fixture file under `directory` (recursively), sorted.
 std::vector<std::string> fixture_files(const std::string& directory);
 
+// Every rule fixture and every example: the shaders whole-corpus tests run on.
+std::vector<std::string> corpus_shaders();
+
+// A gtest parameter name for a shader path, relative to the source tree.
+std::string shader_test_name(const std::string& path);
+
+// Reads and compiles a corpus shader with its fixture options.
+struct CompiledFixture {
+  Fixture fixture;
+  CompiledShader compiled;
+};
+CompiledFixture compile_fixture(const std::string& path);
+
 }  // namespace klint::testing
