@@ -109,7 +109,9 @@ std::vector<std::string> fixture_files(const std::string& directory) {
 
 std::vector<std::string> corpus_shaders() {
   std::vector<std::string> out = fixture_files(std::string(KLINT_SOURCE_DIR) + "/tests/rules");
-  for (const std::string& path : fixture_files(std::string(KLINT_SOURCE_DIR) + "/examples")) out.push_back(path);
+  for (const char* folder : {"/tests/clean", "/examples"}) {
+    for (const std::string& path : fixture_files(std::string(KLINT_SOURCE_DIR) + folder)) out.push_back(path);
+  }
   return out;
 }
 

@@ -38,7 +38,7 @@ std::vector<std::string> check_fixture(const Fixture& fixture);
 // Every fixture file under `directory` (recursively), sorted.
 std::vector<std::string> fixture_files(const std::string& directory);
 
-// Every rule fixture and every example: the shaders whole-corpus tests run on.
+// Every rule fixture, clean kernel and example: the shaders whole-corpus tests run on.
 std::vector<std::string> corpus_shaders();
 
 // A gtest parameter name for a shader path, relative to the source tree.

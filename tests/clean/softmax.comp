@@ -1,0 +1,45 @@
+#version 450
+// Row softmax, one workgroup per row: max, then sum of exponentials, then
+// normalise; shared-memory tree reductions with the barrier outside the `if`.
+layout(local_size_x = 256) in;
+layout(binding = 0) readonly buffer In { float x[]; };
+layout(binding = 1) writeonly buffer Out { float y[]; };
+layout(push_constant) uniform P { uint n; };
+shared float scratch[256];
+
+float reduce_max(float v) {
+    uint tid = gl_LocalInvocationID.x;
+    scratch[tid] = v;
+    barrier();
+    for (uint s = 128; s > 0; s >>= 1) {
+        if (tid < s) scratch[tid] = max(scratch[tid], scratch[tid + s]);
+        barrier();
+    }
+    float result = scratch[0];
+    barrier();
+    return result;
+}
+
+float reduce_sum(float v) {
+    uint tid = gl_LocalInvocationID.x;
+    scratch[tid] = v;
+    barrier();
+    for (uint s = 128; s > 0; s >>= 1) {
+        if (tid < s) scratch[tid] += scratch[tid + s];
+        barrier();
+    }
+    float result = scratch[0];
+    barrier();
+    return result;
+}
+
+void main() {
+    uint row = gl_WorkGroupID.x;
+    float m = -3.402823e38;
+    for (uint i = gl_LocalInvocationID.x; i < n; i += 256) m = max(m, x[row * n + i]);
+    m = reduce_max(m);
+    float s = 0.0;
+    for (uint i = gl_LocalInvocationID.x; i < n; i += 256) s += exp(x[row * n + i] - m);
+    s = reduce_sum(s);
+    for (uint i = gl_LocalInvocationID.x; i < n; i += 256) y[row * n + i] = exp(x[row * n + i] - m) / s;
+}
