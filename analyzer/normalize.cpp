@@ -28,8 +28,12 @@ std::optional<std::vector<uint32_t>> normalize(const std::vector<uint32_t>& spir
       .RegisterPass(spvtools::CreateCCPPass())
       .RegisterPass(spvtools::CreateDeadBranchElimPass())
       .RegisterPass(spvtools::CreateBlockMergePass());
+  // Callers validate first (the pipeline reports invalid-spirv); validating
+  // again here cost as much as the passes themselves on large shaders.
+  spvtools::OptimizerOptions options;
+  options.set_run_validator(false);
   std::vector<uint32_t> result;
-  if (!optimizer.Run(spirv.data(), spirv.size(), &result)) {
+  if (!optimizer.Run(spirv.data(), spirv.size(), &result, options)) {
     if (error) *error = messages.empty() ? "the SPIR-V optimizer failed" : messages;
     return std::nullopt;
   }

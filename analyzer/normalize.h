@@ -1,6 +1,7 @@
 // Rewrites a valid module into the form analyses prefer: everything inlined
 // into the entry points, locals in SSA form, constants propagated, and dead
-// branches removed. Line info is kept.
+// branches removed. Line info is kept. The module must already be valid:
+// the optimizer does not validate it again.
 #pragma once
 
 #include <spirv-tools/libspirv.h>
