@@ -1,0 +1,18 @@
+#version 450
+// A tree reduction that uses groupMemoryBarrier() where barrier() belongs: each
+// step reads partial sums other invocations wrote in the step before.
+layout(local_size_x = 128) in;
+layout(binding = 0) readonly buffer In { float values[]; };
+layout(binding = 1) writeonly buffer Out { float sums[]; };
+shared float partial[128];
+
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    partial[tid] = values[gl_GlobalInvocationID.x];
+    groupMemoryBarrier();  // expect: insufficient-barrier "groupMemoryBarrier() orders this invocation's accesses to 'partial'"
+    for (uint stride = 64; stride > 0; stride >>= 1) {
+        if (tid < stride) partial[tid] += partial[tid + stride];
+        groupMemoryBarrier();  // expect: insufficient-barrier "groupMemoryBarrier()"
+    }
+    if (tid == 0) sums[gl_WorkGroupID.x] = partial[0];
+}

@@ -1,0 +1,18 @@
+#version 450
+// The read happens in a helper that returns early, which normalization does not
+// inline: the helper's accesses count at the call.
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { float x[]; };
+shared float tile[64];
+
+float left_of(uint i) {
+    if (i == 0) return 0.0;
+    return tile[i - 1];
+}
+
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    tile[tid] = x[gl_GlobalInvocationID.x];
+    memoryBarrierShared();  // expect: insufficient-barrier "memoryBarrierShared() orders this invocation's accesses to 'tile'"
+    x[gl_GlobalInvocationID.x] = left_of(tid);
+}

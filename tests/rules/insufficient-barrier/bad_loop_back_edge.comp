@@ -1,0 +1,19 @@
+#version 450
+// The write after the memory barrier in one iteration is read before it in the
+// next, by another invocation: the back edge crosses the barrier too.
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { float x[]; };
+layout(push_constant) uniform Params { uint steps; };
+shared float tile[64];
+
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    float v = x[gl_GlobalInvocationID.x];
+    for (uint i = 0; i < steps; ++i) {
+        float left = tile[(tid + 63) % 64];
+        // expect@+1: insufficient-barrier "memoryBarrierShared() orders this invocation's accesses to 'tile'"
+        memoryBarrierShared();
+        tile[tid] = v + left;
+    }
+    x[gl_GlobalInvocationID.x] = v;
+}
