@@ -333,7 +333,9 @@ bool contains_word(std::string_view text, std::string_view word) {
 }  // namespace
 
 std::optional<Location> Module::source_line(std::string_view word) const {
-  return find_line([&](std::string_view line) { return contains_word(line, word); }, word);
+  // Code only: a comment that mentions the word is not where it is used.
+  auto code = [](std::string_view line) { return line.substr(0, line.find("//")); };
+  return find_line([&](std::string_view line) { return contains_word(code(line), word); }, word);
 }
 
 template <class Match>
