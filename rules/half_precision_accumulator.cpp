@@ -187,7 +187,11 @@ bool declares(std::string_view line, std::string_view name) {
     if (after == std::string_view::npos || std::string_view("[=;,").find(line[after]) == std::string_view::npos) continue;
     size_t before = line.find_last_not_of(" \t", at == 0 ? 0 : at - 1);
     if (at == 0 || before == std::string_view::npos) continue;
-    if (line[before] == ',' || line[before] == ']') return true;  // `float a, b[4]`, `uint[4] b`
+    // `float a, b[4]` and `uint[4] b`, but not the arguments of a call: `f(a, b[1])`.
+    if (line[before] == ',' || line[before] == ']') {
+      if (line.substr(0, at).find('(') == std::string_view::npos) return true;
+      continue;
+    }
     if (!is_identifier_char(line[before])) continue;
     size_t word = before;
     while (word > 0 && is_identifier_char(line[word - 1])) --word;
@@ -444,6 +448,28 @@ const ir::Instruction* store_before(const Module& module, const Cfg& cfg, const 
   return nullptr;
 }
 
+// Where an instruction is, or, when inlining or a branch left it without a
+// line, the last line before it in its block or in the blocks dominating it
+// (glslang gives a statement one line, before the branches of a `?:` in it).
+Location nearest_location(const Module& module, const ir::Instruction& instruction) {
+  Location at = module.location(instruction);
+  const ir::Block* block = module.block_of(instruction);
+  const ir::Function* function = block ? module.function_of(*block) : nullptr;
+  if (at.has_line() || !function) return at;
+  const Cfg& cfg = module.cfg(*function);
+  const ir::Instruction* until = &instruction;
+  for (int index = cfg.index_of(block->id()); index >= 0; index = module.dominators(*function).idom(index)) {
+    const ir::Block& current = function->blocks[static_cast<uint32_t>(index)];
+    for (const ir::Instruction& candidate : current.instructions) {
+      if (&candidate == until) break;
+      if (Location line = module.location(candidate); line.has_line()) at = line;
+    }
+    if (at.has_line()) return at;
+    until = nullptr;
+  }
+  return module.location(instruction);
+}
+
 class HalfPrecisionAccumulator final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
@@ -524,8 +550,8 @@ class HalfPrecisionAccumulator final : public Rule {
       const ir::Instruction* initialisation = store_before(module, cfg, *accumulator.loop, accumulator.variable);
       name = variable_name(module, source, accumulator.variable, false, {initialisation, accumulator.update});
     }
-    Location loop = module.location(*accumulator.loop->merge);
-    Location at = module.location(*accumulator.update);
+    Location loop = nearest_location(module, *accumulator.loop->merge);
+    Location at = nearest_location(module, *accumulator.update);
     if (auto declared = declaration_line(source, name, loop)) at = *declared;
     at.token = name;
     std::string quoted = name.empty() ? "value" : fmt::format("'{}'", name);
@@ -539,7 +565,7 @@ class HalfPrecisionAccumulator final : public Rule {
                            quoted);
     report.at(std::move(at), std::move(message))
         .note(std::move(loop), fmt::format("this loop carries {} from one iteration to the next", it))
-        .note(*accumulator.update,
+        .note(nearest_location(module, *accumulator.update),
               half ? fmt::format("each iteration adds to {} here and rounds the sum to 11 significant bits", it)
                    : fmt::format("each iteration adds to {} here, and relaxed precision lets the GPU round the sum "
                                  "to 11 significant bits",

@@ -197,7 +197,11 @@ bool declares(std::string_view line, std::string_view name) {
     if (after == std::string_view::npos || std::string_view("[=;,").find(line[after]) == std::string_view::npos) continue;
     size_t before = line.find_last_not_of(" \t", at == 0 ? 0 : at - 1);
     if (at == 0 || before == std::string_view::npos) continue;
-    if (line[before] == ',' || line[before] == ']') return true;  // `float a, b[4]`, `uint[4] b`
+    // `float a, b[4]` and `uint[4] b`, but not the arguments of a call: `f(a, b[1])`.
+    if (line[before] == ',' || line[before] == ']') {
+      if (line.substr(0, at).find('(') == std::string_view::npos) return true;
+      continue;
+    }
     if (!is_identifier_char(line[before])) continue;
     size_t word = before;
     while (word > 0 && is_identifier_char(line[word - 1])) --word;
@@ -253,26 +257,16 @@ bool is_access_chain(const ir::Instruction& instruction) {
   return instruction.opcode() == Op::OpAccessChain || instruction.opcode() == Op::OpInBoundsAccessChain;
 }
 
+bool is_one_of(Op op, std::initializer_list<Op> ops) { return std::find(ops.begin(), ops.end(), op) != ops.end(); }
+
 bool is_constant(const Module& module, uint32_t id) {
   if (module.constant_value(id)) return true;
   const ir::Instruction* definition = module.def(id);
-  if (!definition) return false;
-  switch (definition->opcode()) {
-    case Op::OpConstant:
-    case Op::OpConstantTrue:
-    case Op::OpConstantFalse:
-    case Op::OpConstantComposite:
-    case Op::OpConstantNull:
-    case Op::OpSpecConstant:
-    case Op::OpSpecConstantTrue:
-    case Op::OpSpecConstantFalse:
-    case Op::OpSpecConstantComposite:
-    case Op::OpSpecConstantOp:
-    case Op::OpUndef:
-      return true;
-    default:
-      return false;
-  }
+  return definition &&
+         is_one_of(definition->opcode(), {Op::OpConstant, Op::OpConstantTrue, Op::OpConstantFalse,
+                                          Op::OpConstantComposite, Op::OpConstantNull, Op::OpSpecConstant,
+                                          Op::OpSpecConstantTrue, Op::OpSpecConstantFalse,
+                                          Op::OpSpecConstantComposite, Op::OpSpecConstantOp, Op::OpUndef});
 }
 
 // The type a pointer points to.
@@ -377,30 +371,10 @@ uint32_t copied_value(const Module& module, const ir::Instruction& phi) {
 }
 
 bool is_integer_arithmetic(Op op) {
-  switch (op) {
-    case Op::OpIAdd:
-    case Op::OpISub:
-    case Op::OpIMul:
-    case Op::OpUDiv:
-    case Op::OpSDiv:
-    case Op::OpUMod:
-    case Op::OpSMod:
-    case Op::OpSRem:
-    case Op::OpSNegate:
-    case Op::OpShiftLeftLogical:
-    case Op::OpShiftRightLogical:
-    case Op::OpShiftRightArithmetic:
-    case Op::OpBitwiseAnd:
-    case Op::OpBitwiseOr:
-    case Op::OpBitwiseXor:
-    case Op::OpBitcast:
-    case Op::OpSConvert:
-    case Op::OpUConvert:
-    case Op::OpCopyObject:
-      return true;
-    default:
-      return false;
-  }
+  return is_one_of(op, {Op::OpIAdd, Op::OpISub, Op::OpIMul, Op::OpUDiv, Op::OpSDiv, Op::OpUMod, Op::OpSMod, Op::OpSRem,
+                        Op::OpSNegate, Op::OpShiftLeftLogical, Op::OpShiftRightLogical, Op::OpShiftRightArithmetic,
+                        Op::OpBitwiseAnd, Op::OpBitwiseOr, Op::OpBitwiseXor, Op::OpBitcast, Op::OpSConvert,
+                        Op::OpUConvert, Op::OpCopyObject});
 }
 
 // What an index is computed from, beyond constants.
@@ -417,52 +391,23 @@ struct IndexKind {
 };
 
 bool is_comparison(Op op) {
-  switch (op) {
-    case Op::OpIEqual:
-    case Op::OpINotEqual:
-    case Op::OpULessThan:
-    case Op::OpULessThanEqual:
-    case Op::OpUGreaterThan:
-    case Op::OpUGreaterThanEqual:
-    case Op::OpSLessThan:
-    case Op::OpSLessThanEqual:
-    case Op::OpSGreaterThan:
-    case Op::OpSGreaterThanEqual:
-      return true;
-    default:
-      return false;
-  }
+  return is_one_of(op, {Op::OpIEqual, Op::OpINotEqual, Op::OpULessThan, Op::OpULessThanEqual, Op::OpUGreaterThan,
+                        Op::OpUGreaterThanEqual, Op::OpSLessThan, Op::OpSLessThanEqual, Op::OpSGreaterThan,
+                        Op::OpSGreaterThanEqual});
 }
 
 // Pure operations on integers and booleans: constant when their inputs are.
 bool is_pure_integer_operation(const ir::Instruction& instruction) {
   Op op = instruction.opcode();
-  if (is_integer_arithmetic(op) || is_comparison(op)) return true;
-  switch (op) {
-    case Op::OpLogicalAnd:
-    case Op::OpLogicalOr:
-    case Op::OpLogicalNot:
-    case Op::OpLogicalEqual:
-    case Op::OpLogicalNotEqual:
-    case Op::OpSelect:
-      return true;
-    case Op::OpExtInst:
-      if (instruction.ext_inst_type() != SPV_EXT_INST_TYPE_GLSL_STD_450) return false;
-      switch (instruction.word(3)) {
-        case GLSLstd450UMin:
-        case GLSLstd450UMax:
-        case GLSLstd450SMin:
-        case GLSLstd450SMax:
-        case GLSLstd450UClamp:
-        case GLSLstd450SClamp:
-        case GLSLstd450SAbs:
-          return true;
-        default:
-          return false;
-      }
-    default:
-      return false;
+  if (op == Op::OpExtInst) {
+    return instruction.ext_inst_type() == SPV_EXT_INST_TYPE_GLSL_STD_450 &&
+           std::set<uint32_t>{GLSLstd450UMin, GLSLstd450UMax, GLSLstd450SMin, GLSLstd450SMax, GLSLstd450UClamp,
+                              GLSLstd450SClamp, GLSLstd450SAbs}
+               .count(instruction.word(3));
   }
+  return is_integer_arithmetic(op) || is_comparison(op) ||
+         is_one_of(op, {Op::OpLogicalAnd, Op::OpLogicalOr, Op::OpLogicalNot, Op::OpLogicalEqual,
+                        Op::OpLogicalNotEqual, Op::OpSelect});
 }
 
 // The value of a boolean constant, specialization constants at their default.
@@ -778,6 +723,28 @@ bool is_constant_table(const Module& module, const ir::Instruction& variable) {
   return true;
 }
 
+// Where an instruction is, or, when inlining or a branch left it without a
+// line, the last line before it in its block or in the blocks dominating it
+// (glslang gives a statement one line, before the branches of a `?:` in it).
+Location nearest_location(const Module& module, const ir::Instruction& instruction) {
+  Location at = module.location(instruction);
+  const ir::Block* block = module.block_of(instruction);
+  const ir::Function* function = block ? module.function_of(*block) : nullptr;
+  if (at.has_line() || !function) return at;
+  const Cfg& cfg = module.cfg(*function);
+  const ir::Instruction* until = &instruction;
+  for (int index = cfg.index_of(block->id()); index >= 0; index = module.dominators(*function).idom(index)) {
+    const ir::Block& current = function->blocks[static_cast<uint32_t>(index)];
+    for (const ir::Instruction& candidate : current.instructions) {
+      if (&candidate == until) break;
+      if (Location line = module.location(candidate); line.has_line()) at = line;
+    }
+    if (at.has_line()) return at;
+    until = nullptr;
+  }
+  return module.location(instruction);
+}
+
 class PrivateArraySpill final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
@@ -816,7 +783,7 @@ class PrivateArraySpill final : public Rule {
     if (!dynamic && module.type_size(largest->type).value_or(0) <= kRegisterArrayBytes) return;
 
     // Inlined code may have lost its lines: name and point at accesses that have one.
-    auto has_line = [&](const ir::Instruction* chain) { return module.location(*chain).has_line(); };
+    auto has_line = [&](const ir::Instruction* chain) { return nearest_location(module, *chain).has_line(); };
     auto with_line = std::find_if(chains.begin(), chains.end(), has_line);
     const ir::Instruction* first = with_line != chains.end() ? *with_line : chains.front();
     std::string name =
@@ -831,12 +798,12 @@ class PrivateArraySpill final : public Rule {
                 : fmt::format("per-invocation array{} {} is larger than {} bytes and is likely to spill to scratch "
                               "memory",
                               shown, size, kRegisterArrayBytes);
-    Location at = module.location(*first);
-    Location before = dynamic && has_line(dynamic->chain) ? module.location(*dynamic->chain) : at;
+    Location at = nearest_location(module, *first);
+    Location before = dynamic && has_line(dynamic->chain) ? nearest_location(module, *dynamic->chain) : at;
     if (auto declared = declaration_line(source, name, before)) at = *declared;
     at.token = name;
     auto diagnostic = report.at(std::move(at), std::move(message));
-    if (dynamic) diagnostic.note(*dynamic->chain, index_note(module, *dynamic));
+    if (dynamic) diagnostic.note(nearest_location(module, *dynamic->chain), index_note(module, *dynamic));
     diagnostic.fix_title(
         "keep per-invocation state small, index it with constants (unrolled loops), or stage it in shared memory");
   }
@@ -852,8 +819,8 @@ class PrivateArraySpill final : public Rule {
       std::optional<Access> access = dynamic_access(module, classifier, *chain, chain_indices(module, *chain), type);
       if (!access) continue;
       bool better = !most || access->kind > most->kind ||
-                    (access->kind == most->kind && !module.location(*most->chain).has_line() &&
-                     module.location(*access->chain).has_line());
+                    (access->kind == most->kind && !nearest_location(module, *most->chain).has_line() &&
+                     nearest_location(module, *access->chain).has_line());
       if (better) most = access;
     }
     return most;
