@@ -71,10 +71,13 @@ void Module::index() {
       case spv::Op::OpName: names_.emplace(instruction.word(0), instruction.string(1)); break;
       case spv::Op::OpSource:
         source_language_ = static_cast<spv::SourceLanguage>(instruction.word(0));
-        if (instruction.operands().size() > 2) source_path_ = strings_[instruction.word(2)];
-        if (instruction.operands().size() > 3) source_text_ = instruction.string(3);
+        if (instruction.operands().size() > 3) {
+          sources_.push_back({strings_[instruction.word(2)], instruction.string(3)});
+        }
         break;
-      case spv::Op::OpSourceContinued: source_text_ += instruction.string(0); break;
+      case spv::Op::OpSourceContinued:
+        if (!sources_.empty()) sources_.back().text += instruction.string(0);
+        break;
       case spv::Op::OpDecorate:
       case spv::Op::OpMemberDecorate:
       case spv::Op::OpDecorateId:
@@ -340,15 +343,17 @@ std::optional<Location> Module::source_line(std::string_view word) const {
 
 template <class Match>
 std::optional<Location> Module::find_line(Match&& match, std::string_view token) const {
-  std::string_view text = source_text_;
-  uint32_t line = 1;
-  for (size_t begin = 0; begin < text.size(); ++line) {
-    size_t end = text.find('\n', begin);
-    if (end == std::string_view::npos) end = text.size();
-    if (match(text.substr(begin, end - begin))) {
-      return Location{source_path_.empty() ? origin_.path : source_path_, line, 0, 0, {}, std::string(token)};
+  for (const SourceText& source : sources_) {
+    std::string_view text = source.text;
+    uint32_t line = 1;
+    for (size_t begin = 0; begin < text.size(); ++line) {
+      size_t end = text.find('\n', begin);
+      if (end == std::string_view::npos) end = text.size();
+      if (match(text.substr(begin, end - begin))) {
+        return Location{source.path.empty() ? origin_.path : source.path, line, 0, 0, {}, std::string(token)};
+      }
+      begin = end + 1;
     }
-    begin = end + 1;
   }
   return std::nullopt;
 }

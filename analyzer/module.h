@@ -128,8 +128,13 @@ class Module {
   std::unordered_map<uint32_t, std::string> names_;
   std::unordered_map<uint32_t, std::string> strings_;  // OpString
   spv::SourceLanguage source_language_ = spv::SourceLanguage::Unknown;
-  std::string source_text_;  // OpSource and OpSourceContinued text of the main file
-  std::string source_path_;
+  // The text OpSource and OpSourceContinued carry, one entry per file, the
+  // main file first (glslang adds one for each #include'd file after it).
+  struct SourceText {
+    std::string path;
+    std::string text;
+  };
+  std::vector<SourceText> sources_;
   std::unordered_multimap<uint32_t, const ir::Instruction*> decorations_;
   std::unordered_map<const ir::Instruction*, const ir::Block*> blocks_;
   std::unordered_map<const ir::Block*, const ir::Function*> functions_of_;

@@ -1,6 +1,9 @@
 // The rules' view of a module: entry points, workgroup sizes, uses, locations.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 #include "analyzer/frontend.h"
 #include "tests/support/compile.h"
 
@@ -105,6 +108,40 @@ OpFunctionEnd
   EXPECT_EQ(location.line, 0u);
   EXPECT_EQ(location.excerpt, "OpControlBarrier %uint_2 %uint_2 %uint_264");
   EXPECT_EQ(module.entry_points().front().workgroup_size->at(0).value, 4u);
+}
+
+TEST(ModuleLocations, DeclarationsAreFoundInTheMainFileAndInIncludes) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / "klint-module-includes";
+  fs::create_directories(dir);
+  std::ofstream(dir / "tiles.glsl") << "// tiles\nshared float included_tile[64];\n";
+  std::string main = "#version 450\nlayout(local_size_x = 64) in;\n#include \"tiles.glsl\"\n"
+                     "shared float main_tile[64];\n"
+                     "void main() { main_tile[gl_LocalInvocationID.x] = included_tile[0]; }\n";
+  std::string path = (dir / "main.comp").string();
+  SourceCache sources;
+  CompiledShader compiled = compile(path, main, Language::Glsl, CompileOptions{}, sources);
+  ASSERT_TRUE(compiled.ok);
+  ir::DecodeError error;
+  auto ir = ir::decode(compiled.spirv, &error);
+  ASSERT_TRUE(ir);
+  Module module(std::move(*ir), ModuleOrigin{path, {}});
+  auto variable = [&](const std::string& name) {
+    for (const ir::Instruction& i : module.ir().globals) {
+      if (i.opcode() == spv::Op::OpVariable && module.name(i.result_id()) == name) return i.result_id();
+    }
+    return 0u;
+  };
+  Location in_main = module.declaration(variable("main_tile"));
+  EXPECT_EQ(in_main.file, path);
+  EXPECT_EQ(in_main.line, 4u);
+  Location in_include = module.declaration(variable("included_tile"));
+  EXPECT_NE(in_include.file.find("tiles.glsl"), std::string::npos) << in_include.file;
+  EXPECT_EQ(in_include.line, 2u);
+  auto layout = module.source_line("local_size_x");
+  ASSERT_TRUE(layout);
+  EXPECT_EQ(layout->file, path);
+  EXPECT_EQ(layout->line, 2u);
 }
 
 }  // namespace

@@ -2,7 +2,9 @@
 // The seeds' flash-attention backward kernel: every invocation keeps one row
 // of Q and of O, regQ[64] and regO[64] (512 bytes together), and walks them
 // with the head dimension, which arrives as a push constant.
-layout(local_size_x = 16) in;
+// The seeds run it with Br = 16 invocations per workgroup, which also leaves
+// lanes idle on 32- and 64-wide subgroups.
+layout(local_size_x = 16) in;  // expect: workgroup-size-not-subgroup-multiple "workgroup of 16 invocations is smaller than a subgroup"
 layout(binding = 0) readonly buffer Q { float q[]; };
 layout(binding = 1) readonly buffer O { float o[]; };
 layout(binding = 2) readonly buffer DO { float d_o[]; };
