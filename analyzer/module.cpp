@@ -374,6 +374,25 @@ Location Module::declaration(uint32_t variable_id) const {
   return Location{origin_.path};
 }
 
+Location Module::nearest_location(const ir::Instruction& instruction) const {
+  Location at = location(instruction);
+  const ir::Block* block = block_of(instruction);
+  const ir::Function* function = block ? function_of(*block) : nullptr;
+  if (at.has_line() || !function) return at;
+  const Cfg& graph = cfg(*function);
+  const ir::Instruction* until = &instruction;
+  for (int index = graph.index_of(block->id()); index >= 0; index = dominators(*function).idom(index)) {
+    const ir::Block& current = function->blocks[static_cast<uint32_t>(index)];
+    for (const ir::Instruction& candidate : current.instructions) {
+      if (&candidate == until) break;
+      if (Location line = location(candidate); line.has_line()) at = line;
+    }
+    if (at.has_line()) return at;
+    until = nullptr;
+  }
+  return location(instruction);
+}
+
 namespace {
 
 // Splits disassembly into one string per instruction: newlines inside string

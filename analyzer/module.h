@@ -99,6 +99,10 @@ class Module {
   std::optional<Location> source_line(std::string_view word) const;
   // The source language OpSource names.
   bool is_hlsl() const { return source_language_ == spv::SourceLanguage::HLSL; }
+  // location(), or, when inlining or a branch left the instruction without a
+  // line, the last line before it in its block or in the blocks dominating it
+  // (glslang gives a statement one line, before the branches of a `?:` in it).
+  Location nearest_location(const ir::Instruction& instruction) const;
   // Text of one instruction in SPIR-V assembly, with friendly names.
   std::string disassemble(const ir::Instruction& instruction) const;
 

@@ -8,6 +8,8 @@
 #include <set>
 #include <utility>
 
+#include "analyzer/loops.h"
+#include "analyzer/source_names.h"
 #include "rules/rule.h"
 
 namespace klint {
@@ -88,160 +90,6 @@ using spv::Op;
 // Not in every copy of spirv.hpp11 this builds against (SPV_KHR_cooperative_matrix).
 constexpr auto kOpTypeCooperativeMatrixKHR = static_cast<Op>(4456);
 constexpr auto kOpCooperativeMatrixMulAddKHR = static_cast<Op>(4459);
-
-// A structured loop: the block with the OpLoopMerge and the blocks that can
-// reach one of its back edges without leaving through the header.
-struct Loop {
-  uint32_t header = 0;
-  const ir::Instruction* merge = nullptr;
-  std::vector<bool> body;  // by block index
-  size_t size = 0;
-};
-
-std::vector<Loop> find_loops(const Module& module, const ir::Function& function) {
-  const Cfg& cfg = module.cfg(function);
-  const DominatorTree& dominators = module.dominators(function);
-  std::vector<Loop> loops;
-  for (uint32_t header = 0; header < function.blocks.size(); ++header) {
-    const ir::Instruction* merge = function.blocks[header].merge();
-    if (!merge || merge->opcode() != Op::OpLoopMerge || !cfg.reachable(header)) continue;
-    Loop loop{header, merge, std::vector<bool>(cfg.size(), false), 0};
-    loop.body[header] = true;
-    std::vector<uint32_t> work;
-    for (uint32_t latch : cfg.predecessors(header)) {
-      if (cfg.reachable(latch) && dominators.dominates(header, latch)) work.push_back(latch);
-    }
-    while (!work.empty()) {
-      uint32_t block = work.back();
-      work.pop_back();
-      if (loop.body[block]) continue;
-      loop.body[block] = true;
-      for (uint32_t before : cfg.predecessors(block)) {
-        if (cfg.reachable(before)) work.push_back(before);
-      }
-    }
-    loop.size = static_cast<size_t>(std::count(loop.body.begin(), loop.body.end(), true));
-    loops.push_back(std::move(loop));
-  }
-  // Innermost first, so that a finding names the tightest loop that carries it.
-  std::stable_sort(loops.begin(), loops.end(), [](const Loop& a, const Loop& b) { return a.size < b.size; });
-  return loops;
-}
-
-// The block index of an instruction of `function`, or -1.
-int block_index(const Module& module, const Cfg& cfg, const ir::Instruction& instruction) {
-  const ir::Block* block = module.block_of(instruction);
-  return block ? cfg.index_of(block->id()) : -1;
-}
-
-bool in_loop(const Module& module, const Cfg& cfg, const Loop& loop, const ir::Instruction& instruction) {
-  int block = block_index(module, cfg, instruction);
-  return block >= 0 && loop.body[static_cast<uint32_t>(block)];
-}
-
-// The source files glslang keeps in OpSource (the main file and each file it
-// includes), by path, each by line from 1 (lines[0] is empty).
-struct SourceText {
-  std::unordered_map<std::string, std::vector<std::string>> files;
-
-  const std::vector<std::string>* lines(const std::string& file) const {
-    auto found = files.find(file);
-    return found == files.end() ? nullptr : &found->second;
-  }
-};
-
-SourceText source_text(const Module& module) {
-  std::unordered_map<uint32_t, std::string> strings;
-  std::vector<std::pair<std::string, std::string>> texts;  // path, text
-  for (const ir::Instruction& global : module.ir().globals) {
-    if (global.opcode() == Op::OpString) strings[global.result_id()] = global.string(1);
-    if (global.opcode() == Op::OpSource && global.operands().size() > 3) {
-      auto path = strings.find(global.word(2));
-      texts.emplace_back(path != strings.end() ? path->second : module.path(), global.string(3));
-    }
-    if (global.opcode() == Op::OpSourceContinued && !texts.empty()) texts.back().second += global.string(0);
-  }
-  SourceText source;
-  for (const auto& [path, text] : texts) {
-    std::vector<std::string>& lines = source.files[path];
-    lines.assign(1, "");
-    for (size_t begin = 0; begin < text.size();) {
-      size_t end = std::min(text.find('\n', begin), text.size());
-      lines.push_back(text.substr(begin, end - begin));
-      begin = end + 1;
-    }
-  }
-  return source;
-}
-
-bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-// Whether a line of source declares `name`: a type (or a comma of a list)
-// before it, and `[`, `=`, `;` or `,` after it.
-bool declares(std::string_view line, std::string_view name) {
-  line = line.substr(0, line.find("//"));
-  for (size_t at = line.find(name); at != std::string_view::npos; at = line.find(name, at + 1)) {
-    size_t end = at + name.size();
-    if ((at > 0 && is_identifier_char(line[at - 1])) || (end < line.size() && is_identifier_char(line[end]))) continue;
-    size_t after = line.find_first_not_of(" \t", end);
-    if (after == std::string_view::npos || std::string_view("[=;,").find(line[after]) == std::string_view::npos) continue;
-    size_t before = line.find_last_not_of(" \t", at == 0 ? 0 : at - 1);
-    if (at == 0 || before == std::string_view::npos) continue;
-    // `float a, b[4]` and `uint[4] b`, but not the arguments of a call: `f(a, b[1])`.
-    if (line[before] == ',' || line[before] == ']') {
-      if (line.substr(0, at).find('(') == std::string_view::npos) return true;
-      continue;
-    }
-    if (!is_identifier_char(line[before])) continue;
-    size_t word = before;
-    while (word > 0 && is_identifier_char(line[word - 1])) --word;
-    std::string_view type = line.substr(word, before + 1 - word);
-    if (type != "return" && type != "else" && type != "case") return true;
-  }
-  return false;
-}
-
-// The last line up to `use`, in its file, that declares `name`: where a
-// local variable is declared, which SPIR-V does not record.
-std::optional<Location> declaration_line(const SourceText& source, std::string_view name, const Location& use) {
-  const std::vector<std::string>* lines = source.lines(use.file);
-  if (name.empty() || name.front() == '%' || !use.has_line() || !lines) return std::nullopt;
-  for (size_t line = std::min<size_t>(use.line, lines->size() - 1); line > 0; --line) {
-    if (declares((*lines)[line], name)) return Location{use.file, static_cast<uint32_t>(line), 0, 0, {}, std::string(name)};
-  }
-  return std::nullopt;
-}
-
-// The name of a variable: its OpName, or, for a local that inlining left
-// unnamed, the first identifier on the line of one of its uses (followed by
-// `[` when `indexed`) that a line up to there declares. Empty when neither says.
-std::string variable_name(const Module& module, const SourceText& source, uint32_t variable, bool indexed,
-                          std::initializer_list<const ir::Instruction*> uses) {
-  std::string name = module.name(variable);
-  if (!name.starts_with('%')) return name;
-  for (const ir::Instruction* use : uses) {
-    if (!use) continue;
-    Location at = module.location(*use);
-    const std::vector<std::string>* lines = source.lines(at.file);
-    if (!at.has_line() || !lines || at.line >= lines->size()) continue;
-    std::string_view line = (*lines)[at.line];
-    line = line.substr(0, line.find("//"));
-    for (size_t begin = 0; begin < line.size();) {
-      while (begin < line.size() && !is_identifier_char(line[begin])) ++begin;
-      size_t end = begin;
-      while (end < line.size() && is_identifier_char(line[end])) ++end;
-      std::string_view word = line.substr(begin, end - begin);
-      size_t after = line.find_first_not_of(" \t", end);
-      bool subscripted = after != std::string_view::npos && line[after] == '[';
-      if (!word.empty() && !std::isdigit(static_cast<unsigned char>(word.front())) && (subscripted || !indexed) &&
-          declaration_line(source, word, at)) {
-        return std::string(word);
-      }
-      begin = end;
-    }
-  }
-  return {};
-}
 
 // The float type of a scalar, vector or cooperative matrix, or nullptr.
 const ir::Instruction* float_component(const Module& module, uint32_t type_id) {
@@ -448,28 +296,6 @@ const ir::Instruction* store_before(const Module& module, const Cfg& cfg, const 
   return nullptr;
 }
 
-// Where an instruction is, or, when inlining or a branch left it without a
-// line, the last line before it in its block or in the blocks dominating it
-// (glslang gives a statement one line, before the branches of a `?:` in it).
-Location nearest_location(const Module& module, const ir::Instruction& instruction) {
-  Location at = module.location(instruction);
-  const ir::Block* block = module.block_of(instruction);
-  const ir::Function* function = block ? module.function_of(*block) : nullptr;
-  if (at.has_line() || !function) return at;
-  const Cfg& cfg = module.cfg(*function);
-  const ir::Instruction* until = &instruction;
-  for (int index = cfg.index_of(block->id()); index >= 0; index = module.dominators(*function).idom(index)) {
-    const ir::Block& current = function->blocks[static_cast<uint32_t>(index)];
-    for (const ir::Instruction& candidate : current.instructions) {
-      if (&candidate == until) break;
-      if (Location line = module.location(candidate); line.has_line()) at = line;
-    }
-    if (at.has_line()) return at;
-    until = nullptr;
-  }
-  return module.location(instruction);
-}
-
 class HalfPrecisionAccumulator final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
@@ -550,8 +376,8 @@ class HalfPrecisionAccumulator final : public Rule {
       const ir::Instruction* initialisation = store_before(module, cfg, *accumulator.loop, accumulator.variable);
       name = variable_name(module, source, accumulator.variable, false, {initialisation, accumulator.update});
     }
-    Location loop = nearest_location(module, *accumulator.loop->merge);
-    Location at = nearest_location(module, *accumulator.update);
+    Location loop = module.nearest_location(*accumulator.loop->merge);
+    Location at = module.nearest_location(*accumulator.update);
     if (auto declared = declaration_line(source, name, loop)) at = *declared;
     at.token = name;
     std::string quoted = name.empty() ? "value" : fmt::format("'{}'", name);
@@ -565,7 +391,7 @@ class HalfPrecisionAccumulator final : public Rule {
                            quoted);
     report.at(std::move(at), std::move(message))
         .note(std::move(loop), fmt::format("this loop carries {} from one iteration to the next", it))
-        .note(nearest_location(module, *accumulator.update),
+        .note(module.nearest_location(*accumulator.update),
               half ? fmt::format("each iteration adds to {} here and rounds the sum to 11 significant bits", it)
                    : fmt::format("each iteration adds to {} here, and relaxed precision lets the GPU round the sum "
                                  "to 11 significant bits",

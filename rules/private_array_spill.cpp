@@ -9,6 +9,8 @@
 #include <utility>
 
 #include "analyzer/uniformity.h"
+#include "analyzer/loops.h"
+#include "analyzer/source_names.h"
 #include "rules/rule.h"
 
 namespace klint {
@@ -103,155 +105,6 @@ accesses.
 };
 
 using spv::Op;
-
-// A structured loop: the block with the OpLoopMerge and the blocks that can
-// reach one of its back edges without leaving through the header.
-struct Loop {
-  uint32_t header = 0;
-  const ir::Instruction* merge = nullptr;
-  std::vector<bool> body;  // by block index
-  size_t size = 0;
-};
-
-std::vector<Loop> find_loops(const Module& module, const ir::Function& function) {
-  const Cfg& cfg = module.cfg(function);
-  const DominatorTree& dominators = module.dominators(function);
-  std::vector<Loop> loops;
-  for (uint32_t header = 0; header < function.blocks.size(); ++header) {
-    const ir::Instruction* merge = function.blocks[header].merge();
-    if (!merge || merge->opcode() != Op::OpLoopMerge || !cfg.reachable(header)) continue;
-    Loop loop{header, merge, std::vector<bool>(cfg.size(), false), 0};
-    loop.body[header] = true;
-    std::vector<uint32_t> work;
-    for (uint32_t latch : cfg.predecessors(header)) {
-      if (cfg.reachable(latch) && dominators.dominates(header, latch)) work.push_back(latch);
-    }
-    while (!work.empty()) {
-      uint32_t block = work.back();
-      work.pop_back();
-      if (loop.body[block]) continue;
-      loop.body[block] = true;
-      for (uint32_t before : cfg.predecessors(block)) {
-        if (cfg.reachable(before)) work.push_back(before);
-      }
-    }
-    loop.size = static_cast<size_t>(std::count(loop.body.begin(), loop.body.end(), true));
-    loops.push_back(std::move(loop));
-  }
-  // Innermost first, so that a finding names the tightest loop that carries it.
-  std::stable_sort(loops.begin(), loops.end(), [](const Loop& a, const Loop& b) { return a.size < b.size; });
-  return loops;
-}
-
-// The block index of an instruction of `function`, or -1.
-int block_index(const Module& module, const Cfg& cfg, const ir::Instruction& instruction) {
-  const ir::Block* block = module.block_of(instruction);
-  return block ? cfg.index_of(block->id()) : -1;
-}
-
-// The source files glslang keeps in OpSource (the main file and each file it
-// includes), by path, each by line from 1 (lines[0] is empty).
-struct SourceText {
-  std::unordered_map<std::string, std::vector<std::string>> files;
-
-  const std::vector<std::string>* lines(const std::string& file) const {
-    auto found = files.find(file);
-    return found == files.end() ? nullptr : &found->second;
-  }
-};
-
-SourceText source_text(const Module& module) {
-  std::unordered_map<uint32_t, std::string> strings;
-  std::vector<std::pair<std::string, std::string>> texts;  // path, text
-  for (const ir::Instruction& global : module.ir().globals) {
-    if (global.opcode() == Op::OpString) strings[global.result_id()] = global.string(1);
-    if (global.opcode() == Op::OpSource && global.operands().size() > 3) {
-      auto path = strings.find(global.word(2));
-      texts.emplace_back(path != strings.end() ? path->second : module.path(), global.string(3));
-    }
-    if (global.opcode() == Op::OpSourceContinued && !texts.empty()) texts.back().second += global.string(0);
-  }
-  SourceText source;
-  for (const auto& [path, text] : texts) {
-    std::vector<std::string>& lines = source.files[path];
-    lines.assign(1, "");
-    for (size_t begin = 0; begin < text.size();) {
-      size_t end = std::min(text.find('\n', begin), text.size());
-      lines.push_back(text.substr(begin, end - begin));
-      begin = end + 1;
-    }
-  }
-  return source;
-}
-
-bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-// Whether a line of source declares `name`: a type (or a comma of a list)
-// before it, and `[`, `=`, `;` or `,` after it.
-bool declares(std::string_view line, std::string_view name) {
-  line = line.substr(0, line.find("//"));
-  for (size_t at = line.find(name); at != std::string_view::npos; at = line.find(name, at + 1)) {
-    size_t end = at + name.size();
-    if ((at > 0 && is_identifier_char(line[at - 1])) || (end < line.size() && is_identifier_char(line[end]))) continue;
-    size_t after = line.find_first_not_of(" \t", end);
-    if (after == std::string_view::npos || std::string_view("[=;,").find(line[after]) == std::string_view::npos) continue;
-    size_t before = line.find_last_not_of(" \t", at == 0 ? 0 : at - 1);
-    if (at == 0 || before == std::string_view::npos) continue;
-    // `float a, b[4]` and `uint[4] b`, but not the arguments of a call: `f(a, b[1])`.
-    if (line[before] == ',' || line[before] == ']') {
-      if (line.substr(0, at).find('(') == std::string_view::npos) return true;
-      continue;
-    }
-    if (!is_identifier_char(line[before])) continue;
-    size_t word = before;
-    while (word > 0 && is_identifier_char(line[word - 1])) --word;
-    std::string_view type = line.substr(word, before + 1 - word);
-    if (type != "return" && type != "else" && type != "case") return true;
-  }
-  return false;
-}
-
-// The last line up to `use`, in its file, that declares `name`: where a
-// local variable is declared, which SPIR-V does not record.
-std::optional<Location> declaration_line(const SourceText& source, std::string_view name, const Location& use) {
-  const std::vector<std::string>* lines = source.lines(use.file);
-  if (name.empty() || name.front() == '%' || !use.has_line() || !lines) return std::nullopt;
-  for (size_t line = std::min<size_t>(use.line, lines->size() - 1); line > 0; --line) {
-    if (declares((*lines)[line], name)) return Location{use.file, static_cast<uint32_t>(line), 0, 0, {}, std::string(name)};
-  }
-  return std::nullopt;
-}
-
-// The name of a variable: its OpName, or, for a local that inlining left
-// unnamed, the first identifier on the line of one of its uses (followed by
-// `[` when `indexed`) that a line up to there declares. Empty when neither says.
-std::string variable_name(const Module& module, const SourceText& source, uint32_t variable, bool indexed,
-                          std::initializer_list<const ir::Instruction*> uses) {
-  std::string name = module.name(variable);
-  if (!name.starts_with('%')) return name;
-  for (const ir::Instruction* use : uses) {
-    if (!use) continue;
-    Location at = module.location(*use);
-    const std::vector<std::string>* lines = source.lines(at.file);
-    if (!at.has_line() || !lines || at.line >= lines->size()) continue;
-    std::string_view line = (*lines)[at.line];
-    line = line.substr(0, line.find("//"));
-    for (size_t begin = 0; begin < line.size();) {
-      while (begin < line.size() && !is_identifier_char(line[begin])) ++begin;
-      size_t end = begin;
-      while (end < line.size() && is_identifier_char(line[end])) ++end;
-      std::string_view word = line.substr(begin, end - begin);
-      size_t after = line.find_first_not_of(" \t", end);
-      bool subscripted = after != std::string_view::npos && line[after] == '[';
-      if (!word.empty() && !std::isdigit(static_cast<unsigned char>(word.front())) && (subscripted || !indexed) &&
-          declaration_line(source, word, at)) {
-        return std::string(word);
-      }
-      begin = end;
-    }
-  }
-  return {};
-}
 
 bool is_access_chain(const ir::Instruction& instruction) {
   return instruction.opcode() == Op::OpAccessChain || instruction.opcode() == Op::OpInBoundsAccessChain;
@@ -723,28 +576,6 @@ bool is_constant_table(const Module& module, const ir::Instruction& variable) {
   return true;
 }
 
-// Where an instruction is, or, when inlining or a branch left it without a
-// line, the last line before it in its block or in the blocks dominating it
-// (glslang gives a statement one line, before the branches of a `?:` in it).
-Location nearest_location(const Module& module, const ir::Instruction& instruction) {
-  Location at = module.location(instruction);
-  const ir::Block* block = module.block_of(instruction);
-  const ir::Function* function = block ? module.function_of(*block) : nullptr;
-  if (at.has_line() || !function) return at;
-  const Cfg& cfg = module.cfg(*function);
-  const ir::Instruction* until = &instruction;
-  for (int index = cfg.index_of(block->id()); index >= 0; index = module.dominators(*function).idom(index)) {
-    const ir::Block& current = function->blocks[static_cast<uint32_t>(index)];
-    for (const ir::Instruction& candidate : current.instructions) {
-      if (&candidate == until) break;
-      if (Location line = module.location(candidate); line.has_line()) at = line;
-    }
-    if (at.has_line()) return at;
-    until = nullptr;
-  }
-  return module.location(instruction);
-}
-
 class PrivateArraySpill final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
@@ -783,7 +614,7 @@ class PrivateArraySpill final : public Rule {
     if (!dynamic && module.type_size(largest->type).value_or(0) <= kRegisterArrayBytes) return;
 
     // Inlined code may have lost its lines: name and point at accesses that have one.
-    auto has_line = [&](const ir::Instruction* chain) { return nearest_location(module, *chain).has_line(); };
+    auto has_line = [&](const ir::Instruction* chain) { return module.nearest_location(*chain).has_line(); };
     auto with_line = std::find_if(chains.begin(), chains.end(), has_line);
     const ir::Instruction* first = with_line != chains.end() ? *with_line : chains.front();
     std::string name =
@@ -798,12 +629,12 @@ class PrivateArraySpill final : public Rule {
                 : fmt::format("per-invocation array{} {} is larger than {} bytes and is likely to spill to scratch "
                               "memory",
                               shown, size, kRegisterArrayBytes);
-    Location at = nearest_location(module, *first);
-    Location before = dynamic && has_line(dynamic->chain) ? nearest_location(module, *dynamic->chain) : at;
+    Location at = module.nearest_location(*first);
+    Location before = dynamic && has_line(dynamic->chain) ? module.nearest_location(*dynamic->chain) : at;
     if (auto declared = declaration_line(source, name, before)) at = *declared;
     at.token = name;
     auto diagnostic = report.at(std::move(at), std::move(message));
-    if (dynamic) diagnostic.note(nearest_location(module, *dynamic->chain), index_note(module, *dynamic));
+    if (dynamic) diagnostic.note(module.nearest_location(*dynamic->chain), index_note(module, *dynamic));
     diagnostic.fix_title(
         "keep per-invocation state small, index it with constants (unrolled loops), or stage it in shared memory");
   }
@@ -819,8 +650,8 @@ class PrivateArraySpill final : public Rule {
       std::optional<Access> access = dynamic_access(module, classifier, *chain, chain_indices(module, *chain), type);
       if (!access) continue;
       bool better = !most || access->kind > most->kind ||
-                    (access->kind == most->kind && !nearest_location(module, *most->chain).has_line() &&
-                     nearest_location(module, *access->chain).has_line());
+                    (access->kind == most->kind && !module.nearest_location(*most->chain).has_line() &&
+                     module.nearest_location(*access->chain).has_line());
       if (better) most = access;
     }
     return most;

@@ -1,0 +1,28 @@
+// The structured loops of a function, for rules that ask what a loop carries.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "analyzer/module.h"
+
+namespace klint {
+
+// A structured loop: the block with the OpLoopMerge and the blocks that can
+// reach one of its back edges without leaving through the header.
+struct Loop {
+  uint32_t header = 0;
+  const ir::Instruction* merge = nullptr;
+  std::vector<bool> body;  // by block index
+  size_t size = 0;
+};
+
+// Innermost first, so that a finding names the tightest loop that carries it.
+std::vector<Loop> find_loops(const Module& module, const ir::Function& function);
+
+// The block index of an instruction of `function`, or -1.
+int block_index(const Module& module, const Cfg& cfg, const ir::Instruction& instruction);
+
+bool in_loop(const Module& module, const Cfg& cfg, const Loop& loop, const ir::Instruction& instruction);
+
+}  // namespace klint
