@@ -154,23 +154,23 @@ const std::vector<Feature>& features() {
        [](const Module&, const ir::Instruction& i) {
          return is_one_of(i, {Op::OpGroupNonUniformQuadBroadcast, Op::OpGroupNonUniformQuadSwap});
        }},
-      {C::Float16, "16-bit float arithmetic (shaderFloat16)", [](const Target& t) { return t.features.shader_float16; },
+      {C::Float16, "16-bit float arithmetic (shaderFloat16)", [](const Target& t) { return t.features.shader_float16 != false; },
        [](const Module& m, const ir::Instruction& i) { return produces(m, i, Op::OpTypeFloat, 16); }},
-      {C::Float64, "64-bit float arithmetic (shaderFloat64)", [](const Target& t) { return t.features.shader_float64; },
+      {C::Float64, "64-bit float arithmetic (shaderFloat64)", [](const Target& t) { return t.features.shader_float64 != false; },
        [](const Module& m, const ir::Instruction& i) { return produces(m, i, Op::OpTypeFloat, 64); }},
-      {C::Int8, "8-bit integer arithmetic (shaderInt8)", [](const Target& t) { return t.features.shader_int8; },
+      {C::Int8, "8-bit integer arithmetic (shaderInt8)", [](const Target& t) { return t.features.shader_int8 != false; },
        [](const Module& m, const ir::Instruction& i) { return produces(m, i, Op::OpTypeInt, 8); }},
-      {C::Int16, "16-bit integer arithmetic (shaderInt16)", [](const Target& t) { return t.features.shader_int16; },
+      {C::Int16, "16-bit integer arithmetic (shaderInt16)", [](const Target& t) { return t.features.shader_int16 != false; },
        [](const Module& m, const ir::Instruction& i) { return produces(m, i, Op::OpTypeInt, 16); }},
-      {C::Int64, "64-bit integer arithmetic (shaderInt64)", [](const Target& t) { return t.features.shader_int64; },
+      {C::Int64, "64-bit integer arithmetic (shaderInt64)", [](const Target& t) { return t.features.shader_int64 != false; },
        [](const Module& m, const ir::Instruction& i) { return produces(m, i, Op::OpTypeInt, 64); }},
       {C::StorageBuffer16BitAccess, "16-bit types in storage buffers (storageBuffer16BitAccess)",
-       [](const Target& t) { return t.features.storage_buffer_16bit_access; },
+       [](const Target& t) { return t.features.storage_buffer_16bit_access != false; },
        [](const Module& m, const ir::Instruction& i) {
          return i.opcode() == Op::OpLoad && component_width(m, i.type_id()) == 16;
        }},
       {C::StorageBuffer8BitAccess, "8-bit types in storage buffers (storageBuffer8BitAccess)",
-       [](const Target& t) { return t.features.storage_buffer_8bit_access; },
+       [](const Target& t) { return t.features.storage_buffer_8bit_access != false; },
        [](const Module& m, const ir::Instruction& i) {
          return i.opcode() == Op::OpLoad && component_width(m, i.type_id()) == 8;
        }},
@@ -224,7 +224,7 @@ class SubgroupFeatureUnsupported final : public Rule {
     }
     if (first_use(module, uses_extended_types)) {
       check_feature(module, options, "subgroup operations on 8-, 16- or 64-bit types (shaderSubgroupExtendedTypes)",
-                    [](const Target& t) { return t.features.subgroup_extended_types; }, uses_extended_types, report);
+                    [](const Target& t) { return t.features.subgroup_extended_types != false; }, uses_extended_types, report);
     }
   }
 
@@ -233,6 +233,8 @@ class SubgroupFeatureUnsupported final : public Rule {
                             const std::function<bool(const Target&)>& supported,
                             const std::function<bool(const Module&, const ir::Instruction&)>& uses,
                             Reporter& report) {
+    // Only known absence counts: a feature no report verified (nullopt in the
+    // target) is taken as present.
     std::vector<const Target*> lacking;
     for (const Target* target : options.targets) {
       if (!supported(*target)) lacking.push_back(target);

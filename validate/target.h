@@ -34,15 +34,17 @@ struct SubgroupSizes {
 
 // Shader features of VkPhysicalDeviceVulkan11/12Features and friends that a
 // compute shader's types and instructions need.
+// Each is true or false where a device report or vendor document says, and
+// nullopt where nothing verified it: rules report only known absence.
 struct TargetFeatures {
-  bool shader_float16 = false;
-  bool shader_float64 = false;
-  bool shader_int8 = false;
-  bool shader_int16 = false;
-  bool shader_int64 = false;
-  bool storage_buffer_8bit_access = false;
-  bool storage_buffer_16bit_access = false;
-  bool subgroup_extended_types = false;  // subgroup operations on 8/16/64-bit types
+  std::optional<bool> shader_float16;
+  std::optional<bool> shader_float64;
+  std::optional<bool> shader_int8;
+  std::optional<bool> shader_int16;
+  std::optional<bool> shader_int64;
+  std::optional<bool> storage_buffer_8bit_access;
+  std::optional<bool> storage_buffer_16bit_access;
+  std::optional<bool> subgroup_extended_types;  // subgroup operations on 8/16/64-bit types
 
   friend bool operator==(const TargetFeatures&, const TargetFeatures&) = default;
 };

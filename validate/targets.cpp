@@ -184,7 +184,7 @@ constexpr std::array<Key, 3> kSubgroupSizeKeys = {{{"min", true}, {"max", true},
 // The shader features, by key; reading, checking and writing all use this.
 struct FeatureField {
   std::string_view name;
-  bool TargetFeatures::*member;
+  std::optional<bool> TargetFeatures::*member;
   bool required = true;
 };
 constexpr std::array<FeatureField, 8> kFeatureFields = {{
@@ -332,6 +332,20 @@ class TargetReader {
     return true;
   }
 
+  // true, false, or null for "not verified".
+  bool known_boolean(const Json& parent, const std::string& path, std::string_view key, std::optional<bool>* out) {
+    if (!parent.contains(std::string(key))) return true;
+    const std::string at = join(path, key);
+    const Json& value = parent.at(std::string(key));
+    if (value.is_null()) {
+      out->reset();
+      return true;
+    }
+    if (!value.is_boolean()) return fail(at, "'" + at + "' must be true, false or null (not verified)");
+    *out = value.get<bool>();
+    return true;
+  }
+
   bool subgroup_size(const Json& root, SubgroupSizes* out) {
     const std::string path = "subgroup_size";
     const Json& value = root.at(path);
@@ -385,7 +399,7 @@ class TargetReader {
     const Json& value = root.at(path);
     return object(value, path, kFeatureFields) &&
            std::all_of(kFeatureFields.begin(), kFeatureFields.end(), [&](const FeatureField& field) {
-             return boolean(value, path, field.name, &(out->*field.member));
+             return known_boolean(value, path, field.name, &(out->*field.member));
            });
   }
 
@@ -545,7 +559,10 @@ std::string target_to_json(const Target& t) {
   }
   j["subgroup_supported_in_compute"] = t.subgroup_supported_in_compute;
   nlohmann::ordered_json& features = j["features"];
-  for (const FeatureField& field : kFeatureFields) features[std::string(field.name)] = t.features.*field.member;
+  for (const FeatureField& field : kFeatureFields) {
+    const std::optional<bool>& known = t.features.*field.member;
+    features[std::string(field.name)] = known ? nlohmann::ordered_json(*known) : nlohmann::ordered_json(nullptr);
+  }
   const TargetOccupancy& o = t.occupancy;
   nlohmann::ordered_json tiers = nlohmann::ordered_json::array();
   for (const TargetOccupancy::Tier& tier : o.tiers) {

@@ -70,8 +70,8 @@ TEST(TargetParse, ValidTargetReadsEveryField) {
   EXPECT_EQ(target->subgroup_size, (SubgroupSizes{32, 64, 32}));
   EXPECT_EQ(target->subgroup_supported_operations, uint32_t{kSubgroupBasic | kSubgroupVote | kSubgroupBallot});
   EXPECT_TRUE(target->subgroup_supported_in_compute);  // the default
-  EXPECT_TRUE(target->features.shader_int8);
-  EXPECT_FALSE(target->features.shader_int64);
+  EXPECT_EQ(target->features.shader_int8, true);
+  EXPECT_EQ(target->features.shader_int64, false);
   EXPECT_EQ(target->occupancy.shared_memory_per_compute_unit, 65536u);
   EXPECT_EQ(target->occupancy.min_workgroups_to_hide_latency, 2u);  // the default
   ASSERT_EQ(target->occupancy.tiers.size(), 2u);
@@ -122,6 +122,14 @@ TEST(TargetParse, WorkGroupSizeMustBeThreePositiveIntegers) {
   EXPECT_EQ(error_of(replaced("[1024, 1024, 64]", "\"1024x1024x64\"")), expected);
 }
 
+TEST(TargetParse, NullFeatureIsNotVerified) {
+  std::string error;
+  auto target = parse_target(replaced("\"shader_int8\": true", "\"shader_int8\": null"), "targets/x.json", &error);
+  ASSERT_TRUE(target) << error;
+  EXPECT_FALSE(target->features.shader_int8.has_value());
+  EXPECT_NE(target_to_json(*target).find("\"shader_int8\": null"), std::string::npos);
+}
+
 TEST(TargetParse, WrongTypesAreErrors) {
   EXPECT_EQ(
       error_of(replaced("\"max_compute_shared_memory_size\": 32768", "\"max_compute_shared_memory_size\": \"32K\"")),
@@ -129,7 +137,7 @@ TEST(TargetParse, WrongTypesAreErrors) {
   EXPECT_EQ(error_of(replaced("\"max_compute_shared_memory_size\": 32768", "\"max_compute_shared_memory_size\": -1")),
             "targets/x.json:7:3: 'max_compute_shared_memory_size' must be a positive integer");
   EXPECT_EQ(error_of(replaced("\"shader_int8\": true", "\"shader_int8\": 1")),
-            "targets/x.json:16:5: 'features.shader_int8' must be true or false");
+            "targets/x.json:16:5: 'features.shader_int8' must be true, false or null (not verified)");
   EXPECT_EQ(error_of(replaced("\"name\": \"test-gpu\"", "\"name\": \"Test GPU\"")),
             "targets/x.json:3:3: 'name' must be kebab-case (a-z, 0-9, '-' and '.'), not 'Test GPU'");
   EXPECT_EQ(error_of(replaced("\"klint-target-1\"", "\"klint-target-2\"")),
