@@ -4,7 +4,9 @@
 #include <deque>
 #include <unordered_set>
 
+#include "analyzer/ir/opcodes.h"
 #include "analyzer/module.h"
+#include "analyzer/ssa.h"
 
 namespace klint {
 namespace {
@@ -14,20 +16,6 @@ using spv::Op;
 bool is_access_chain(Op op) {
   return op == Op::OpAccessChain || op == Op::OpInBoundsAccessChain || op == Op::OpPtrAccessChain ||
          op == Op::OpInBoundsPtrAccessChain || op == Op::OpCopyObject;
-}
-
-bool is_atomic(Op op) {
-  switch (op) {
-    case Op::OpAtomicLoad: case Op::OpAtomicExchange: case Op::OpAtomicCompareExchange:
-    case Op::OpAtomicCompareExchangeWeak: case Op::OpAtomicIIncrement: case Op::OpAtomicIDecrement:
-    case Op::OpAtomicIAdd: case Op::OpAtomicISub: case Op::OpAtomicSMin: case Op::OpAtomicUMin:
-    case Op::OpAtomicSMax: case Op::OpAtomicUMax: case Op::OpAtomicAnd: case Op::OpAtomicOr:
-    case Op::OpAtomicXor: case Op::OpAtomicFlagTestAndSet: case Op::OpAtomicFAddEXT:
-    case Op::OpAtomicFMinEXT: case Op::OpAtomicFMaxEXT:
-      return true;
-    default:
-      return false;
-  }
 }
 
 // Subgroup operations whose result is the same for every invocation when their
@@ -60,12 +48,6 @@ bool is_subgroup_passthrough(const ir::Instruction& instruction) {
     default:
       return false;
   }
-}
-
-bool is_subgroup_operation(Op op) {
-  auto value = static_cast<uint32_t>(op);
-  return value >= static_cast<uint32_t>(Op::OpGroupNonUniformElect) &&
-         value <= static_cast<uint32_t>(Op::OpGroupNonUniformQuadSwap);
 }
 
 }  // namespace
@@ -155,9 +137,9 @@ void Uniformity::seed() {
         if (builtin && !is_workgroup_uniform(*builtin)) {
           mark(instruction.result_id(), {Divergence::Kind::BuiltIn, &instruction, builtin});
         }
-      } else if (is_atomic(op)) {
+      } else if (ir::is_atomic_with_result(op)) {
         mark(instruction.result_id(), {Divergence::Kind::Atomic, &instruction, {}});
-      } else if (is_subgroup_operation(op) && !is_subgroup_passthrough(instruction)) {
+      } else if (ir::is_subgroup_operation(op) && !is_subgroup_passthrough(instruction)) {
         mark(instruction.result_id(), {Divergence::Kind::Subgroup, &instruction, {}});
       }
     }
@@ -392,40 +374,12 @@ bool Uniformity::propagate_control() {
   return changed;
 }
 
-namespace {
-
-// The value `id` copies: itself, or for a phi whose inputs (each resolved the
-// same way, ignoring phis being resolved further up, as in an SSA cycle) are
-// one value, that value. Gives up (returns `id`) past a budget of visits.
-uint32_t copied_value(const Module& module, uint32_t id, std::unordered_set<uint32_t>& active, int& budget) {
-  const ir::Instruction* phi = module.def(id);
-  if (!phi || phi->opcode() != Op::OpPhi || --budget < 0) return id;
-  active.insert(id);
-  std::optional<uint32_t> single;
-  bool copies = true;
-  for (size_t i = 2; i < phi->operands().size() && copies; i += 2) {
-    uint32_t incoming = phi->word(i);
-    if (active.count(incoming)) continue;
-    uint32_t value = copied_value(module, incoming, active, budget);
-    copies = !single || *single == value;
-    single = value;
-  }
-  active.erase(id);
-  return copies && single ? *single : id;
-}
-
-}  // namespace
-
 bool Uniformity::copies_one_value(const ir::Instruction& phi) const {
   // SSA construction threads a variable through every loop and merge it
   // crosses, as phis of the value and of each other: such a phi yields the
   // one value whichever way control came.
   auto [cached, fresh] = copies_.emplace(phi.result_id(), false);
-  if (fresh) {
-    std::unordered_set<uint32_t> active;
-    int budget = 256;
-    cached->second = copied_value(module_, phi.result_id(), active, budget) != phi.result_id();
-  }
+  if (fresh) cached->second = copied_value(module_, phi.result_id()) != phi.result_id();
   return cached->second;
 }
 

@@ -7,6 +7,7 @@
 #include <spirv-tools/libspirv.hpp>
 
 #include "analyzer/ir/module.h"
+#include "analyzer/ir/opcodes.h"
 #include "analyzer/module.h"
 
 namespace klint::reflect {
@@ -31,32 +32,6 @@ std::set<const ir::Function*> reachable_functions(const Module& module, const ir
     }
   }
   return out;
-}
-
-bool is_atomic_read_modify_write(Op op) {
-  switch (op) {
-    case Op::OpAtomicExchange:
-    case Op::OpAtomicCompareExchange:
-    case Op::OpAtomicCompareExchangeWeak:
-    case Op::OpAtomicIIncrement:
-    case Op::OpAtomicIDecrement:
-    case Op::OpAtomicIAdd:
-    case Op::OpAtomicISub:
-    case Op::OpAtomicSMin:
-    case Op::OpAtomicUMin:
-    case Op::OpAtomicSMax:
-    case Op::OpAtomicUMax:
-    case Op::OpAtomicAnd:
-    case Op::OpAtomicOr:
-    case Op::OpAtomicXor:
-    case Op::OpAtomicFlagTestAndSet:
-    case Op::OpAtomicFAddEXT:
-    case Op::OpAtomicFMinEXT:
-    case Op::OpAtomicFMaxEXT:
-      return true;
-    default:
-      return false;
-  }
 }
 
 bool is_image_query(Op op) {
@@ -195,7 +170,7 @@ class UsageWalker {
           follow_call(*use, pointer, &UsageWalker::walk_pointer);
           break;
         default:
-          if (is_atomic_read_modify_write(op)) {
+          if (ir::is_atomic_read_modify_write(op)) {
             usage_.read = usage_.write = true;
             ++usage_.atomics;
           }

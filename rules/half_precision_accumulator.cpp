@@ -10,6 +10,7 @@
 
 #include "analyzer/loops.h"
 #include "analyzer/source_names.h"
+#include "analyzer/ssa.h"
 #include "rules/rule.h"
 
 namespace klint {
@@ -216,36 +217,6 @@ Place place_of(const Module& module, uint32_t pointer) {
   return place;
 }
 
-// The value a phi passes on when it only merges one value with itself or
-// with other such phis (SSA form gives inner loops these for the counters of
-// outer loops), 0 when it merges nothing else, or the phi itself when it
-// merges several values. `open` holds the phis being resolved.
-uint32_t passed_value(const Module& module, uint32_t id, std::set<uint32_t>& open) {
-  const ir::Instruction* phi = module.def(id);
-  if (!phi || phi->opcode() != Op::OpPhi) return id;
-  if (!open.insert(id).second) return 0;
-  uint32_t value = 0;
-  for (size_t i = 2; i + 1 < phi->operands().size(); i += 2) {
-    uint32_t incoming = passed_value(module, phi->word(i), open);
-    if (incoming == 0 || incoming == value) continue;
-    if (value != 0) {
-      value = id;
-      break;
-    }
-    value = incoming;
-  }
-  open.erase(id);
-  return value;
-}
-
-// The value behind a phi that only passes one on, or 0.
-uint32_t copied_value(const Module& module, const ir::Instruction& phi) {
-  if (phi.opcode() != Op::OpPhi) return 0;
-  std::set<uint32_t> open;
-  uint32_t value = passed_value(module, phi.result_id(), open);
-  return value == phi.result_id() ? 0 : value;
-}
-
 // Whether `id` is computed, inside the loop, from a value the loop header
 // defines anew each iteration (a loop counter): then each iteration touches
 // another element, and nothing accumulates in one of them.
@@ -258,7 +229,7 @@ bool varies_per_iteration(const Module& module, const Cfg& cfg, const Loop& loop
     if (!seen.insert(next).second) continue;
     const ir::Instruction* definition = module.def(next);
     if (!definition || !in_loop(module, cfg, loop, *definition)) continue;
-    if (uint32_t copied = copied_value(module, *definition)) {
+    if (uint32_t copied = copied_value(module, next); copied != next) {
       work.push_back(copied);
       continue;
     }

@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analyzer/ir/opcodes.h"
 #include "rules/rule.h"
 
 namespace klint {
@@ -198,27 +199,11 @@ uint32_t accessed_pointer(const ir::Instruction& instruction, AccessKind kind) {
     case Op::OpCopyMemory:
     case Op::OpCopyMemorySized:
       return instruction.word(kind == AccessKind::Write ? 0 : 1);
-    case Op::OpAtomicExchange:
-    case Op::OpAtomicCompareExchange:
-    case Op::OpAtomicCompareExchangeWeak:
-    case Op::OpAtomicIIncrement:
-    case Op::OpAtomicIDecrement:
-    case Op::OpAtomicIAdd:
-    case Op::OpAtomicISub:
-    case Op::OpAtomicSMin:
-    case Op::OpAtomicUMin:
-    case Op::OpAtomicSMax:
-    case Op::OpAtomicUMax:
-    case Op::OpAtomicAnd:
-    case Op::OpAtomicOr:
-    case Op::OpAtomicXor:
-    case Op::OpAtomicFlagTestAndSet:
-    case Op::OpAtomicFAddEXT:
-    case Op::OpAtomicFMinEXT:
-    case Op::OpAtomicFMaxEXT:
-      return kind == AccessKind::Write ? instruction.word(2) : 0;
     default:
       break;
+  }
+  if (ir::is_atomic_read_modify_write(instruction.opcode())) {
+    return kind == AccessKind::Write ? instruction.word(2) : 0;
   }
   if (instruction.opcode() == kCooperativeMatrixStoreKHR) return kind == AccessKind::Write ? instruction.word(0) : 0;
   if (instruction.opcode() == kCooperativeMatrixLoadKHR) return kind == AccessKind::Read ? instruction.word(2) : 0;

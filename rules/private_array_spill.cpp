@@ -11,6 +11,7 @@
 #include "analyzer/uniformity.h"
 #include "analyzer/loops.h"
 #include "analyzer/source_names.h"
+#include "analyzer/ssa.h"
 #include "rules/rule.h"
 
 namespace klint {
@@ -193,36 +194,6 @@ struct ArrayObject {
   std::string path;  // appended to the variable's name
 };
 
-// The value a phi passes on when it only merges one value with itself or
-// with other such phis (SSA form gives inner loops these for the counters of
-// outer loops), 0 when it merges nothing else, or the phi itself when it
-// merges several values. `open` holds the phis being resolved.
-uint32_t passed_value(const Module& module, uint32_t id, std::set<uint32_t>& open) {
-  const ir::Instruction* phi = module.def(id);
-  if (!phi || phi->opcode() != Op::OpPhi) return id;
-  if (!open.insert(id).second) return 0;
-  uint32_t value = 0;
-  for (size_t i = 2; i + 1 < phi->operands().size(); i += 2) {
-    uint32_t incoming = passed_value(module, phi->word(i), open);
-    if (incoming == 0 || incoming == value) continue;
-    if (value != 0) {
-      value = id;
-      break;
-    }
-    value = incoming;
-  }
-  open.erase(id);
-  return value;
-}
-
-// The value behind a phi that only passes one on, or 0.
-uint32_t copied_value(const Module& module, const ir::Instruction& phi) {
-  if (phi.opcode() != Op::OpPhi) return 0;
-  std::set<uint32_t> open;
-  uint32_t value = passed_value(module, phi.result_id(), open);
-  return value == phi.result_id() ? 0 : value;
-}
-
 bool is_integer_arithmetic(Op op) {
   return is_one_of(op, {Op::OpIAdd, Op::OpISub, Op::OpIMul, Op::OpUDiv, Op::OpSDiv, Op::OpUMod, Op::OpSMod, Op::OpSRem,
                         Op::OpSNegate, Op::OpShiftLeftLogical, Op::OpShiftRightLogical, Op::OpShiftRightArithmetic,
@@ -297,7 +268,7 @@ class IndexClassifier {
       if (!seen.insert(id).second || is_constant(module_, id)) continue;
       const ir::Instruction* definition = module_.def(id);
       if (!definition) return {Index::RunTime, false};
-      if (uint32_t copied = copied_value(module_, *definition)) {
+      if (uint32_t copied = copied_value(module_, id); copied != id) {
         work.push_back(copied);
         continue;
       }
@@ -378,7 +349,7 @@ class IndexClassifier {
       if (id == phi.result_id() || id == step) return true;
       const ir::Instruction* definition = module_.def(id);
       if (!definition) return false;
-      if (uint32_t copied = copied_value(module_, *definition)) {
+      if (uint32_t copied = copied_value(module_, id); copied != id) {
         id = copied;
       } else if (definition->opcode() == Op::OpBitcast || definition->opcode() == Op::OpSConvert ||
                  definition->opcode() == Op::OpUConvert || definition->opcode() == Op::OpCopyObject) {

@@ -1,5 +1,6 @@
 #include <functional>
 
+#include "analyzer/ir/opcodes.h"
 #include "rules/rule.h"
 
 namespace klint {
@@ -106,12 +107,6 @@ bool produces(const Module& module, const ir::Instruction& i, Op kind, uint32_t 
   return type && type->opcode() == kind && type->word(1) == width;
 }
 
-bool is_subgroup_operation(const ir::Instruction& i) {
-  auto op = static_cast<uint32_t>(i.opcode());
-  return op >= static_cast<uint32_t>(Op::OpGroupNonUniformElect) &&
-         op <= static_cast<uint32_t>(Op::OpGroupNonUniformQuadSwap);
-}
-
 auto subgroup(uint32_t bit) {
   return [bit](const Target& t) { return t.subgroup_supported_in_compute && (t.subgroup_supported_operations & bit); };
 }
@@ -121,7 +116,7 @@ const std::vector<Feature>& features() {
   using G = spv::GroupOperation;
   static const std::vector<Feature> kFeatures{
       {C::GroupNonUniform, "basic subgroup operations (GL_KHR_shader_subgroup_basic)", subgroup(kSubgroupBasic),
-       [](const Module&, const ir::Instruction& i) { return is_subgroup_operation(i); }},
+       [](const Module&, const ir::Instruction& i) { return ir::is_subgroup_operation(i.opcode()); }},
       {C::GroupNonUniformVote, "subgroup vote operations (GL_KHR_shader_subgroup_vote)", subgroup(kSubgroupVote),
        [](const Module&, const ir::Instruction& i) {
          return is_one_of(i, {Op::OpGroupNonUniformAll, Op::OpGroupNonUniformAny, Op::OpGroupNonUniformAllEqual});
@@ -181,7 +176,7 @@ const std::vector<Feature>& features() {
 // Subgroup operations on 8-, 16- and 64-bit values need one more feature,
 // which no capability names.
 bool uses_extended_types(const Module& module, const ir::Instruction& i) {
-  if (!is_subgroup_operation(i) || i.type_id() == 0) return false;
+  if (!ir::is_subgroup_operation(i.opcode()) || i.type_id() == 0) return false;
   uint32_t width = component_width(module, i.type_id());
   return width != 0 && width != 32;
 }

@@ -1,0 +1,40 @@
+#include "analyzer/ssa.h"
+
+#include <optional>
+#include <unordered_set>
+
+namespace klint {
+namespace {
+
+constexpr int kVisitBudget = 256;
+
+// nullopt when every input leads back into a phi being resolved.
+std::optional<uint32_t> resolve(const Module& module, uint32_t id, std::unordered_set<uint32_t>& active, int& budget) {
+  const ir::Instruction* phi = module.def(id);
+  if (!phi || phi->opcode() != spv::Op::OpPhi) return id;
+  if (active.count(id)) return std::nullopt;
+  if (--budget < 0) return id;
+  active.insert(id);
+  std::optional<uint32_t> single;
+  for (size_t i = 2; i + 1 < phi->operands().size(); i += 2) {
+    std::optional<uint32_t> value = resolve(module, phi->word(i), active, budget);
+    if (!value || value == single) continue;
+    if (single) {
+      single = id;  // two different values: the phi is a value of its own
+      break;
+    }
+    single = value;
+  }
+  active.erase(id);
+  return single;
+}
+
+}  // namespace
+
+uint32_t copied_value(const Module& module, uint32_t id) {
+  std::unordered_set<uint32_t> active;
+  int budget = kVisitBudget;
+  return resolve(module, id, active, budget).value_or(id);
+}
+
+}  // namespace klint
