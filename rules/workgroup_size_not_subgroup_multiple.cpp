@@ -65,9 +65,9 @@ The rule stays silent where the waste is small or not the kernel's to fix:
   the workgroup occupies: 100 invocations on 32 lanes (28 of 128 idle) is
   reported, 1000 invocations (24 of 1024, 2%) is not, nor 100 invocations on
   Mali's 16 lanes (12 of 112).
-- Intel targets are not judged: Intel's compiler picks SIMD8, 16 or 32 for each
-  shader whatever `subgroupSize` says (Mesa's SIMD selection defaults to
-  SIMD16), so whether lanes idle there is a choice klint cannot see.
+- Targets whose compiler picks the width per shader (`subgroup_size.varies_per_shader`,
+  set for Intel, whose compiler picks SIMD8, 16 or 32 whatever `subgroupSize`
+  says) are not judged: whether lanes idle there is a choice klint cannot see.
 - A kernel that reads none of gl_WorkGroupID, gl_GlobalInvocationID and
   gl_NumWorkGroups (HLSL: SV_GroupID, SV_DispatchThreadID) does the same work
   in every workgroup, so it is dispatched as a single workgroup (a setup step
@@ -104,12 +104,6 @@ bool is_power_of_two_of_at_least_32(uint64_t invocations) {
 }
 
 bool idles_a_significant_share(const LaneUse& use) { return use.idle > 0 && use.idle * kReportedIdleShare >= use.lanes; }
-
-// Intel reports subgroupSize 32, but its compiler picks SIMD8, 16 or 32 per
-// shader (the intel-xe target's notes), so whether lanes idle is its choice.
-bool compiler_picks_subgroup_width(const Target& target) {
-  return target.vendor == "Intel" && target.subgroup_size.min < target.subgroup_size.max;
-}
 
 // OpEntryPoint and decorations name a variable too; only code reads it.
 bool read_in_a_function(const Module& module, uint32_t variable) {
@@ -183,7 +177,7 @@ Failures targets_with_idle_lanes(uint64_t invocations, const std::vector<const T
   Failures failures;
   for (const Target* target : targets) {
     uint32_t subgroup = target->subgroup_size.preferred;
-    if (subgroup == 0 || compiler_picks_subgroup_width(*target)) continue;
+    if (subgroup == 0 || target->subgroup_size.varies_per_shader) continue;
     if (idles_a_significant_share(lane_use(invocations, subgroup))) failures.emplace_back(target, subgroup);
   }
   return failures;
@@ -192,7 +186,7 @@ Failures targets_with_idle_lanes(uint64_t invocations, const std::vector<const T
 uint32_t widest_subgroup(const std::vector<const Target*>& targets) {
   uint32_t widest = 0;
   for (const Target* target : targets) {
-    if (!compiler_picks_subgroup_width(*target)) widest = std::max(widest, target->subgroup_size.preferred);
+    if (!target->subgroup_size.varies_per_shader) widest = std::max(widest, target->subgroup_size.preferred);
   }
   return widest;
 }

@@ -28,6 +28,9 @@ struct SubgroupSizes {
   uint32_t min = 0;
   uint32_t max = 0;
   uint32_t preferred = 0;  // what a pipeline gets without VK_EXT_subgroup_size_control
+  // The compiler picks the width per shader within min..max whatever
+  // `preferred` says (Intel's SIMD8/16/32), so no fixed width can be judged.
+  bool varies_per_shader = false;
 
   friend bool operator==(const SubgroupSizes&, const SubgroupSizes&) = default;
 };

@@ -180,7 +180,8 @@ constexpr std::array<Key, 21> kTargetKeys = {{
     {"sources", true},
     {"notes", false},
 }};
-constexpr std::array<Key, 3> kSubgroupSizeKeys = {{{"min", true}, {"max", true}, {"preferred", true}}};
+constexpr std::array<Key, 4> kSubgroupSizeKeys = {
+    {{"min", true}, {"max", true}, {"preferred", true}, {"varies_per_shader", false}}};
 // The shader features, by key; reading, checking and writing all use this.
 struct FeatureField {
   std::string_view name;
@@ -365,7 +366,7 @@ class TargetReader {
                                            ") is outside 'subgroup_size.min'..'subgroup_size.max' (" +
                                            std::to_string(out->min) + ".." + std::to_string(out->max) + ")");
     }
-    return true;
+    return boolean(value, path, "varies_per_shader", &out->varies_per_shader);
   }
 
   bool subgroup_operations(const Json& root, bool in_compute, uint32_t* out) {
@@ -553,6 +554,7 @@ std::string target_to_json(const Target& t) {
   j["max_compute_work_group_count"] = t.max_compute_work_group_count;
   j["subgroup_size"] = {
       {"min", t.subgroup_size.min}, {"max", t.subgroup_size.max}, {"preferred", t.subgroup_size.preferred}};
+  if (t.subgroup_size.varies_per_shader) j["subgroup_size"]["varies_per_shader"] = true;
   j["subgroup_supported_operations"] = nlohmann::ordered_json::array();
   for (const SubgroupOperationName& op : kSubgroupOperations) {
     if (t.subgroup_supported_operations & op.bit) j["subgroup_supported_operations"].push_back(op.name);

@@ -122,6 +122,19 @@ TEST(TargetParse, WorkGroupSizeMustBeThreePositiveIntegers) {
   EXPECT_EQ(error_of(replaced("[1024, 1024, 64]", "\"1024x1024x64\"")), expected);
 }
 
+TEST(TargetParse, SubgroupWidthChosenPerShader) {
+  std::string error;
+  auto plain = parse_target(std::string(kValid), "targets/x.json", &error);
+  ASSERT_TRUE(plain) << error;
+  EXPECT_FALSE(plain->subgroup_size.varies_per_shader);  // the default
+  const Target* intel = find_target("intel-xe");
+  ASSERT_NE(intel, nullptr);
+  EXPECT_TRUE(intel->subgroup_size.varies_per_shader);
+  auto again = parse_target(target_to_json(*intel), "intel-xe.json", &error);
+  ASSERT_TRUE(again) << error;
+  EXPECT_TRUE(again->subgroup_size.varies_per_shader);
+}
+
 TEST(TargetParse, NullFeatureIsNotVerified) {
   std::string error;
   auto target = parse_target(replaced("\"shader_int8\": true", "\"shader_int8\": null"), "targets/x.json", &error);
