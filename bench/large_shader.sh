@@ -4,6 +4,7 @@
 # divergent branch and barriers), for N = 10, 40, 160, 640.
 # Usage: bench/large_shader.sh [KLINT] [REPEAT]
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 klint=${1:-build/klint}
 repeat=${2:-3}
 dir=$(mktemp -d)
@@ -23,24 +24,13 @@ generate() {  # generate N > file
   printf '    data[gl_GlobalInvocationID.x] = acc;\n}\n'
 }
 
-best() {  # best wall time of REPEAT runs of "$@", in seconds
-  local best=""
-  for _ in $(seq "$repeat"); do
-    local start end
-    start=$(date +%s.%N)
-    "$@" >/dev/null 2>&1 || true
-    end=$(date +%s.%N)
-    best=$(echo "$end - $start" | bc -l | awk -v b="$best" '{ if (b == "" || $1 < b) print $1; else print b }')
-  done
-  echo "$best"
-}
 
 printf '%6s %8s %10s %12s %8s %10s\n' blocks lines "klint s" "glslang s" ratio "klint MiB"
 for n in 10 40 160 640; do
   generate "$n" >"$dir/large_$n.comp"
   lines=$(wc -l <"$dir/large_$n.comp")
-  t_klint=$(best "$klint" "$dir/large_$n.comp")
-  t_glslang=$(best glslangValidator -V --target-env vulkan1.3 -g -o "$dir/out.spv" "$dir/large_$n.comp")
+  t_klint=$(best_seconds "$repeat" "$klint" "$dir/large_$n.comp")
+  t_glslang=$(best_seconds "$repeat" glslangValidator -V --target-env vulkan1.3 -g -o "$dir/out.spv" "$dir/large_$n.comp")
   /usr/bin/time -f '%M' -o "$dir/rss" "$klint" "$dir/large_$n.comp" >/dev/null 2>&1 || true
   rss=$(tail -1 "$dir/rss")
   printf '%6d %8d %10.3f %12.3f %8.2f %10.1f\n' "$n" "$lines" "$t_klint" "$t_glslang" \
