@@ -87,9 +87,6 @@ const char* glsl_name(spv::BuiltIn builtin) {
 
 Uniformity::Uniformity(const Module& module, const ir::Function& function)
     : module_(module), function_(function), blocks_(function.blocks.size(), nullptr) {
-  for (uint32_t b = 0; b < function.blocks.size(); ++b) {
-    for (const ir::Instruction& instruction : function.blocks[b].instructions) block_index_[&instruction] = b;
-  }
   find_loops();
   seed();
   // Each step only ever marks more; the marks are finite, so this ends.
@@ -384,27 +381,7 @@ bool Uniformity::copies_one_value(const ir::Instruction& phi) const {
 }
 
 void Uniformity::find_loops() {
-  const Cfg& cfg = module_.cfg(function_);
-  const DominatorTree& dominators = module_.dominators(function_);
-  std::unordered_map<uint32_t, size_t> by_header;
-  for (uint32_t latch = 0; latch < cfg.size(); ++latch) {
-    if (!cfg.reachable(latch)) continue;
-    for (uint32_t header : cfg.successors(latch)) {
-      if (!dominators.dominates(header, latch)) continue;
-      auto [it, fresh] = by_header.emplace(header, loops_.size());
-      if (fresh) loops_.push_back(Loop{std::vector<bool>(cfg.size(), false)});
-      std::vector<bool>& body = loops_[it->second].body;
-      body[header] = true;
-      std::vector<uint32_t> work{latch};
-      while (!work.empty()) {
-        uint32_t block = work.back();
-        work.pop_back();
-        if (body[block]) continue;
-        body[block] = true;
-        for (uint32_t previous : cfg.predecessors(block)) work.push_back(previous);
-      }
-    }
-  }
+  loops_ = klint::find_loops(module_, function_);
   if (loops_.empty()) return;
   for (uint32_t b = 0; b < function_.blocks.size(); ++b) {
     for (const ir::Instruction& instruction : function_.blocks[b].instructions) {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "analyzer/ir/module.h"
+#include "analyzer/loops.h"
 
 namespace klint {
 
@@ -76,10 +77,6 @@ class Uniformity {
   std::unordered_map<uint32_t, Divergence> values_;
   std::unordered_map<uint32_t, const ir::Instruction*> variables_;  // tainted memory -> store
   std::vector<const ir::Instruction*> blocks_;                      // divergent branch by block
-  std::unordered_map<const ir::Instruction*, uint32_t> block_index_;
-  struct Loop {
-    std::vector<bool> body;  // by block index
-  };
   std::vector<Loop> loops_;
   std::unordered_map<uint32_t, std::vector<uint32_t>> use_blocks_;  // id -> blocks that read it
   // For divergent integers of the form base + uniform offset: the base.
