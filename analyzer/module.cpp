@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "analyzer/accesses.h"
+#include "analyzer/symbolic.h"
 #include "analyzer/uniformity.h"
 
 namespace klint {
@@ -16,6 +18,8 @@ struct Module::FunctionAnalyses {
   std::unique_ptr<DominatorTree> post_dominators;
   std::unique_ptr<ControlDependence> control_dependence;
   std::unique_ptr<Uniformity> uniformity;
+  std::unique_ptr<SymbolicValues> symbolic;
+  std::unique_ptr<Accesses> accesses;
 };
 
 Module::Module(ir::Module ir, ModuleOrigin origin) : ir_(std::move(ir)), origin_(std::move(origin)) {
@@ -229,6 +233,30 @@ bool Module::has_decoration(uint32_t id, spv::Decoration decoration) const {
   });
 }
 
+std::optional<uint32_t> Module::decoration(uint32_t id, spv::Decoration decoration) const {
+  auto [begin, end] = decorations_.equal_range(id);
+  for (auto it = begin; it != end; ++it) {
+    const ir::Instruction& d = *it->second;
+    if (d.opcode() == spv::Op::OpDecorate && d.word(1) == static_cast<uint32_t>(decoration)) {
+      return d.operands().size() > 2 ? d.word(2) : 0;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<uint32_t> Module::member_decoration(uint32_t struct_id, uint32_t member,
+                                                  spv::Decoration decoration) const {
+  auto [begin, end] = decorations_.equal_range(struct_id);
+  for (auto it = begin; it != end; ++it) {
+    const ir::Instruction& d = *it->second;
+    if (d.opcode() == spv::Op::OpMemberDecorate && d.word(1) == member &&
+        d.word(2) == static_cast<uint32_t>(decoration)) {
+      return d.operands().size() > 3 ? d.word(3) : 0;
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<uint64_t> Module::constant_value(uint32_t id) const { return constant_value(id, 0); }
 
 std::optional<uint64_t> Module::constant_value(uint32_t id, int depth) const {
@@ -238,6 +266,15 @@ std::optional<uint64_t> Module::constant_value(uint32_t id, int depth) const {
   if (!type || type->opcode() != spv::Op::OpTypeInt) return std::nullopt;
   uint32_t width = type->word(1);
   uint64_t mask = width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+  if (c->opcode() == spv::Op::OpSpecConstant && !names_.count(id)) {
+    // glslang's own constant for `local_size_x_id = N` (default 1) shares
+    // SpecId N with the user's named one: the user's default is meant.
+    if (auto spec = spec_id(id)) {
+      for (const auto& [other, decoration] : decorations_) {
+        if (other != id && names_.count(other) && spec_id(other) == spec) return constant_value(other, depth + 1);
+      }
+    }
+  }
   if (c->opcode() == spv::Op::OpConstant || c->opcode() == spv::Op::OpSpecConstant) {
     uint64_t value = c->word(2);
     if (c->operands().size() > 2 && c->operands()[2].num_words == 2) {
@@ -473,6 +510,22 @@ const Uniformity& Module::uniformity(const ir::Function& function) const {
   FunctionAnalyses& a = analyses(function);
   if (!a.uniformity) a.uniformity = std::make_unique<Uniformity>(*this, function);
   return *a.uniformity;
+}
+
+}  // namespace klint
+
+namespace klint {
+
+const SymbolicValues& Module::symbolic(const ir::Function& function) const {
+  FunctionAnalyses& a = analyses(function);
+  if (!a.symbolic) a.symbolic = std::make_unique<SymbolicValues>(*this, function);
+  return *a.symbolic;
+}
+
+const Accesses& Module::accesses(const ir::Function& function) const {
+  FunctionAnalyses& a = analyses(function);
+  if (!a.accesses) a.accesses = std::make_unique<Accesses>(*this, function);
+  return *a.accesses;
 }
 
 }  // namespace klint

@@ -17,6 +17,8 @@
 
 namespace klint {
 
+class Accesses;
+class SymbolicValues;
 class Uniformity;
 
 // One dimension of a workgroup size: its value (a specialization constant's
@@ -74,6 +76,10 @@ class Module {
   // The built-in a variable (or a struct member 0 of a built-in block) is decorated with.
   std::optional<spv::BuiltIn> builtin(uint32_t variable_id) const;
   bool has_decoration(uint32_t id, spv::Decoration decoration) const;
+  // The first literal of a decoration (OpDecorate id Decoration literal), 0 when
+  // it has none; nullopt when the id lacks the decoration.
+  std::optional<uint32_t> decoration(uint32_t id, spv::Decoration decoration) const;
+  std::optional<uint32_t> member_decoration(uint32_t struct_id, uint32_t member, spv::Decoration decoration) const;
   // The SpecId of a specialization constant.
   std::optional<uint32_t> spec_id(uint32_t constant_id) const;
   // The integer value of an OpConstant, of a specialization constant at its
@@ -112,6 +118,8 @@ class Module {
   const DominatorTree& post_dominators(const ir::Function& function) const;
   const ControlDependence& control_dependence(const ir::Function& function) const;
   const Uniformity& uniformity(const ir::Function& function) const;
+  const SymbolicValues& symbolic(const ir::Function& function) const;
+  const Accesses& accesses(const ir::Function& function) const;
 
  private:
   struct FunctionAnalyses;

@@ -2,7 +2,8 @@
 // Pitfall (seeds: missing synchronization; barriers in the right places): a
 // tree reduction whose barrier moved inside `if (tid < s)`. Only the lower
 // half of the workgroup reaches it at each step.
-// klint: barrier-in-divergent-control-flow
+// klint: barrier-in-divergent-control-flow, shared-memory-race (the invocations
+// that skip the barrier overwrite partial sums others still read)
 layout(local_size_x = 128) in;
 layout(binding = 0) readonly buffer In { float values[]; };
 layout(binding = 1) writeonly buffer Out { float sums[]; };

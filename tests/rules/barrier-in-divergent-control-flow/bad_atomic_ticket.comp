@@ -10,5 +10,5 @@ void main() {
     if (ticket % 2u == 0u) {
         barrier();  // expect: barrier-in-divergent-control-flow "value that differs"
     }
-    data[ticket] = staging[0];
+    data[ticket] = staging[0];  // expect: shared-memory-race "reads staging[0] while invocation 0 writes it"
 }

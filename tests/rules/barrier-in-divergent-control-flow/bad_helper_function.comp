@@ -6,7 +6,7 @@ layout(binding = 0) buffer Data { float data[]; };
 shared float cache[32];
 
 void publish(uint slot, float value) {
-    cache[slot] = value;
+    cache[slot] = value;  // expect: shared-memory-race "writes cache[7] while invocation 24 reads it"
     barrier();  // expect: barrier-in-divergent-control-flow "gl_SubgroupInvocationID"
 }
 

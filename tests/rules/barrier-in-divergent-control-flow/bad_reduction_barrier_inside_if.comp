@@ -12,7 +12,7 @@ void main() {
     barrier();
     for (uint s = 64; s > 0; s >>= 1) {
         if (tid < s) {
-            partial[tid] += partial[tid + s];
+            partial[tid] += partial[tid + s];  // expect: shared-memory-race "invocation 32 writes partial[32] while invocation 0 reads it"
             barrier();  // expect: barrier-in-divergent-control-flow
         }
     }

@@ -12,6 +12,7 @@ void main() {
     for (uint row = 0; row < 8; ++row) {
         barrier();
         staged[tid] = x[row * 64 + tid];
+        barrier();
         if (tid >= valid) continue;
         for (uint j = 0; j < 2; ++j) x[row * 64 + tid] += staged[(tid + j) % 64] * float(row);
     }

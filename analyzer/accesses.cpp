@@ -1,0 +1,299 @@
+#include "analyzer/accesses.h"
+
+#include <algorithm>
+
+#include "analyzer/ir/opcodes.h"
+#include "analyzer/loops.h"
+
+namespace klint {
+namespace {
+
+using spv::Op;
+
+constexpr int kConditionDepth = 8;
+
+bool tracked(spv::StorageClass storage) {
+  return storage == spv::StorageClass::Workgroup || storage == spv::StorageClass::StorageBuffer ||
+         storage == spv::StorageClass::Uniform;
+}
+
+std::optional<Polynomial> plus(const std::optional<Polynomial>& a, const std::optional<Polynomial>& b) {
+  if (!a || !b) return std::nullopt;
+  return Polynomial::add(*a, *b);
+}
+
+// Bytes between consecutive elements of an array, vector or matrix type.
+std::optional<uint64_t> element_stride(const Module& module, const ir::Instruction& type) {
+  if (auto stride = module.decoration(type.result_id(), spv::Decoration::ArrayStride)) return *stride;
+  return module.type_size(type.word(1));
+}
+
+// The offset of a struct member: its Offset decoration, else the natural sum
+// of the members before it.
+std::optional<uint64_t> member_offset(const Module& module, const ir::Instruction& type, uint32_t member) {
+  if (auto offset = module.member_decoration(type.result_id(), member, spv::Decoration::Offset)) return *offset;
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < member; ++i) {
+    auto size = module.type_size(type.word(1 + i));
+    if (!size) return std::nullopt;
+    total += *size;
+  }
+  return total;
+}
+
+// The result of a subgroup operation that every lane of the subgroup gets
+// alike: a broadcast, a vote, a reduction, the lane a ballot finds.
+bool same_across_subgroup(const Module& module, uint32_t id) {
+  const ir::Instruction* def = module.def(id);
+  if (!def) return false;
+  switch (def->opcode()) {
+    case Op::OpGroupNonUniformBroadcast: case Op::OpGroupNonUniformBroadcastFirst:
+    case Op::OpGroupNonUniformBallotFindLSB: case Op::OpGroupNonUniformBallotFindMSB:
+    case Op::OpGroupNonUniformAll: case Op::OpGroupNonUniformAny: case Op::OpGroupNonUniformAllEqual:
+      return true;
+    case Op::OpGroupNonUniformIAdd: case Op::OpGroupNonUniformIMul: case Op::OpGroupNonUniformSMin:
+    case Op::OpGroupNonUniformUMin: case Op::OpGroupNonUniformSMax: case Op::OpGroupNonUniformUMax:
+    case Op::OpGroupNonUniformBitwiseAnd: case Op::OpGroupNonUniformBitwiseOr:
+    case Op::OpGroupNonUniformBitwiseXor: case Op::OpGroupNonUniformBallotBitCount:
+      return def->operands().size() > 3 &&
+             static_cast<spv::GroupOperation>(def->word(3)) == spv::GroupOperation::Reduce;
+    case Op::OpBitcast: case Op::OpCopyObject: case Op::OpUConvert: case Op::OpSConvert:
+      return same_across_subgroup(module, def->word(2));
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+std::optional<PointerTarget> resolve_pointer(const Module& module, const SymbolicValues& values, uint32_t pointer) {
+  const ir::Instruction* def = module.def(pointer);
+  if (!def) return std::nullopt;
+  switch (def->opcode()) {
+    case Op::OpVariable: {
+      const ir::Instruction* type = module.def(def->type_id());
+      if (!type || type->opcode() != Op::OpTypePointer) return std::nullopt;
+      return PointerTarget{pointer, Polynomial::constant(0), type->word(2)};
+    }
+    case Op::OpCopyObject:
+      return resolve_pointer(module, values, def->word(2));
+    case Op::OpAccessChain: case Op::OpInBoundsAccessChain: {
+      std::optional<PointerTarget> target = resolve_pointer(module, values, def->word(2));
+      if (!target) return std::nullopt;
+      for (size_t i = 3; i < def->operands().size(); ++i) {
+        const ir::Instruction* type = module.def(target->pointee_type);
+        if (!type) return std::nullopt;
+        const Polynomial& index = values.value(def->word(i));
+        switch (type->opcode()) {
+          case Op::OpTypeStruct: {
+            auto member = index.constant_value();
+            if (!member || *member < 0 || static_cast<size_t>(*member) + 1 >= type->operands().size()) {
+              return std::nullopt;
+            }
+            auto offset = member_offset(module, *type, static_cast<uint32_t>(*member));
+            target->offset = offset ? plus(target->offset, Polynomial::constant(static_cast<int64_t>(*offset)))
+                                    : std::nullopt;
+            target->pointee_type = type->word(1 + static_cast<size_t>(*member));
+            break;
+          }
+          case Op::OpTypeArray: case Op::OpTypeRuntimeArray: case Op::OpTypeVector: case Op::OpTypeMatrix: {
+            auto stride = element_stride(module, *type);
+            std::optional<Polynomial> step;
+            if (stride) step = index.scaled(static_cast<int64_t>(*stride));
+            target->offset = plus(target->offset, step);
+            target->pointee_type = type->word(1);
+            break;
+          }
+          default:
+            return std::nullopt;
+        }
+      }
+      return target;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+Accesses::Accesses(const Module& module, const ir::Function& function)
+    : module_(module), function_(function), values_(module.symbolic(function)) {
+  const Cfg& cfg = module.cfg(function);
+  for (uint32_t block = 0; block < function.blocks.size(); ++block) {
+    if (!cfg.reachable(block)) continue;
+    const auto& instructions = function.blocks[block].instructions;
+    for (size_t position = 0; position < instructions.size(); ++position) {
+      collect(instructions[position], block, position);
+    }
+  }
+  compute_guards();
+}
+
+void Accesses::collect(const ir::Instruction& instruction, uint32_t block, size_t position) {
+  Op op = instruction.opcode();
+  if (op == Op::OpLoad) {
+    add(instruction, block, position, instruction.word(2), MemoryAccess::Kind::Read);
+  } else if (op == Op::OpStore) {
+    add(instruction, block, position, instruction.word(0), MemoryAccess::Kind::Write);
+  } else if (op == Op::OpCopyMemory) {
+    add(instruction, block, position, instruction.word(0), MemoryAccess::Kind::Write);
+    add(instruction, block, position, instruction.word(1), MemoryAccess::Kind::Read);
+  } else if (ir::is_atomic_with_result(op)) {
+    add(instruction, block, position, instruction.word(2), MemoryAccess::Kind::Atomic);
+  } else if (op == Op::OpAtomicStore) {
+    add(instruction, block, position, instruction.word(0), MemoryAccess::Kind::Atomic);
+  }
+}
+
+void Accesses::add(const ir::Instruction& instruction, uint32_t block, size_t position, uint32_t pointer,
+                   MemoryAccess::Kind kind) {
+  std::optional<spv::StorageClass> storage = module_.storage_class(pointer);
+  if (!storage || !tracked(*storage)) return;
+  std::optional<PointerTarget> target = resolve_pointer(module_, values_, pointer);
+  if (!target) return;
+  // Uniform-class variables are storage buffers only when their block says so.
+  if (*storage == spv::StorageClass::Uniform) {
+    const ir::Instruction* variable = module_.def(target->variable);
+    const ir::Instruction* pointer_type = variable ? module_.def(variable->type_id()) : nullptr;
+    uint32_t block_type = pointer_type ? pointer_type->word(2) : 0;
+    const ir::Instruction* type = module_.def(block_type);
+    while (type && (type->opcode() == Op::OpTypeArray || type->opcode() == Op::OpTypeRuntimeArray)) {
+      type = module_.def(type->word(1));
+    }
+    if (!type || !module_.has_decoration(type->result_id(), spv::Decoration::BufferBlock)) return;
+    storage = spv::StorageClass::StorageBuffer;
+  }
+  MemoryAccess access;
+  access.instruction = &instruction;
+  access.block = block;
+  access.position = position;
+  access.variable = target->variable;
+  access.storage = *storage;
+  access.kind = kind;
+  access.offset = target->offset;
+  access.width = module_.type_size(target->pointee_type).value_or(0);
+  accesses_.push_back(std::move(access));
+}
+
+void Accesses::compute_guards() {
+  const Cfg& cfg = module_.cfg(function_);
+  const DominatorTree& dominators = module_.dominators(function_);
+  std::vector<Loop> loops = find_loops(module_, function_);
+  // An edge out of a loop tests the induction variable at a value past its
+  // iterations; the values inside the loop are what the analyses enumerate.
+  auto leaves_loop = [&](uint32_t from, uint32_t to) {
+    return std::any_of(loops.begin(), loops.end(), [&](const Loop& loop) { return loop.body[from] && !loop.body[to]; });
+  };
+  guards_.assign(cfg.size(), {});
+  // In reverse post-order, so that a short-circuit phi finds its inputs' guards.
+  for (uint32_t block : cfg.reverse_post_order()) {
+    // Each edge P -> S whose target has P as its only predecessor and
+    // dominates the block says the branch went S's way.
+    for (int at = static_cast<int>(block); at >= 0; at = dominators.idom(static_cast<uint32_t>(at))) {
+      uint32_t successor = static_cast<uint32_t>(at);
+      const auto& predecessors = cfg.predecessors(successor);
+      if (predecessors.size() != 1) continue;
+      const ir::Instruction& branch = function_.blocks[predecessors[0]].terminator();
+      if (branch.opcode() != Op::OpBranchConditional || branch.word(1) == branch.word(2)) continue;
+      if (leaves_loop(predecessors[0], successor)) continue;
+      int on_true = cfg.index_of(branch.word(1));
+      condition(branch.word(0), on_true == at, guards_[block], 0);
+    }
+    auto& guards = guards_[block];
+    for (size_t i = 0; i < guards.size(); ++i) {
+      for (size_t j = guards.size(); j-- > i + 1;) {
+        if (guards[j] == guards[i]) guards.erase(guards.begin() + static_cast<std::ptrdiff_t>(j));
+      }
+    }
+  }
+}
+
+// The constraints `id == holds` implies.
+void Accesses::condition(uint32_t id, bool holds, std::vector<Constraint>& out, int depth) const {
+  if (depth > kConditionDepth) return;
+  const ir::Instruction* def = module_.def(id);
+  if (!def) return;
+  auto difference = [&](uint32_t a, uint32_t b, int64_t minus) -> std::optional<Polynomial> {
+    auto negated = values_.value(b).negated();
+    if (!negated) return std::nullopt;
+    auto sum = Polynomial::add(values_.value(a), *negated);
+    return sum ? Polynomial::add(*sum, Polynomial::constant(-minus)) : std::nullopt;
+  };
+  // a < b holds: b - a - 1 >= 0; it fails: a - b >= 0.
+  auto less = [&](uint32_t a, uint32_t b, bool strict, bool is_true) {
+    auto constraint = is_true ? difference(b, a, strict ? 1 : 0) : difference(a, b, strict ? 0 : 1);
+    if (constraint) out.push_back({*constraint, false});
+  };
+  switch (def->opcode()) {
+    case Op::OpULessThan: case Op::OpSLessThan: less(def->word(2), def->word(3), true, holds); break;
+    case Op::OpULessThanEqual: case Op::OpSLessThanEqual: less(def->word(2), def->word(3), false, holds); break;
+    case Op::OpUGreaterThan: case Op::OpSGreaterThan: less(def->word(3), def->word(2), true, holds); break;
+    case Op::OpUGreaterThanEqual: case Op::OpSGreaterThanEqual: less(def->word(3), def->word(2), false, holds); break;
+    case Op::OpIEqual: case Op::OpINotEqual: {
+      if (holds != (def->opcode() == Op::OpIEqual)) break;
+      for (auto [shared, other] : {std::pair{def->word(2), def->word(3)}, std::pair{def->word(3), def->word(2)}}) {
+        if (same_across_subgroup(module_, shared) && !same_across_subgroup(module_, other)) {
+          out.push_back({values_.value(other), true, true});
+          return;
+        }
+      }
+      if (auto constraint = difference(def->word(2), def->word(3), 0)) out.push_back({*constraint, true});
+      break;
+    }
+    case Op::OpLogicalNot: condition(def->word(2), !holds, out, depth + 1); break;
+    case Op::OpGroupNonUniformElect:
+      // One lane of each subgroup: the first active one, lane 0 when all are.
+      if (holds) out.push_back({Polynomial::symbol({Symbol::Kind::SubgroupLane}), true});
+      break;
+    case Op::OpLogicalAnd:
+      if (holds) {
+        condition(def->word(2), true, out, depth + 1);
+        condition(def->word(3), true, out, depth + 1);
+      }
+      break;
+    case Op::OpLogicalOr:
+      if (!holds) {
+        condition(def->word(2), false, out, depth + 1);
+        condition(def->word(3), false, out, depth + 1);
+      }
+      break;
+    case Op::OpPhi: {
+      // Short-circuit `a && b`: the phi takes a (false) straight from the test
+      // of a, or b from the block that ran when a held; `a || b` likewise.
+      // When the value on one incoming edge contradicts `holds`, the other
+      // edge was taken, and its block's guards and value hold.
+      if (def->operands().size() != 6) break;
+      const Cfg& cfg = module_.cfg(function_);
+      auto contradicts = [&](uint32_t value, uint32_t parent_label) {
+        const ir::Instruction* c = module_.def(value);
+        if (c && c->opcode() == Op::OpConstantFalse) return holds;
+        if (c && c->opcode() == Op::OpConstantTrue) return !holds;
+        int parent = cfg.index_of(parent_label);
+        if (parent < 0) return false;
+        const ir::Instruction& branch = function_.blocks[static_cast<uint32_t>(parent)].terminator();
+        if (branch.opcode() != Op::OpBranchConditional || branch.word(0) != value) return false;
+        // The edge to the phi's block is taken when the condition is...
+        const ir::Block* here = module_.block_of(*def);
+        if (!here || branch.word(1) == branch.word(2)) return false;
+        bool when = branch.word(1) == here->id();
+        return when != holds;
+      };
+      for (int side = 0; side < 2; ++side) {
+        uint32_t value = def->word(2 + 2 * side), parent = def->word(3 + 2 * side);
+        uint32_t other = def->word(2 + 2 * (1 - side)), other_parent = def->word(3 + 2 * (1 - side));
+        if (!contradicts(value, parent)) continue;
+        int block = cfg.index_of(other_parent);
+        if (block >= 0) {
+          const auto& inherited = guards_[static_cast<uint32_t>(block)];
+          out.insert(out.end(), inherited.begin(), inherited.end());
+        }
+        condition(other, holds, out, depth + 1);
+        break;
+      }
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+}  // namespace klint

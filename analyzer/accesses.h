@@ -1,0 +1,71 @@
+// Every load, store and atomic on workgroup and storage-buffer memory, with
+// the byte offset it touches as a polynomial (symbolic.h) and the conditions
+// that hold where it runs.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "analyzer/module.h"
+#include "analyzer/symbolic.h"
+
+namespace klint {
+
+// `expression >= 0`, or `expression == 0` when `equality`. With
+// `same_in_subgroup`, the expression (a per-invocation value) equals a value
+// that all invocations of a subgroup share, such as the lane a ballot found:
+// at most one invocation of each subgroup runs under it.
+struct Constraint {
+  Polynomial expression;
+  bool equality = false;
+  bool same_in_subgroup = false;
+  friend bool operator==(const Constraint&, const Constraint&) = default;
+};
+
+struct MemoryAccess {
+  enum class Kind { Read, Write, Atomic };
+  const ir::Instruction* instruction = nullptr;
+  uint32_t block = 0;  // block index in the function
+  size_t position = 0;  // index into the block's instructions
+  uint32_t variable = 0;  // the OpVariable the pointer derives from
+  spv::StorageClass storage = spv::StorageClass::Workgroup;
+  Kind kind = Kind::Read;
+  // Bytes from the start of the variable; nullopt when some index is beyond
+  // klint (a pointer chosen at run time, an unknown type).
+  std::optional<Polynomial> offset;
+  uint64_t width = 0;  // bytes touched; 0 when unknown
+};
+
+class Accesses {
+ public:
+  Accesses(const Module& module, const ir::Function& function);
+
+  const std::vector<MemoryAccess>& all() const { return accesses_; }
+  // The conditions that hold whenever `block` runs: the branch conditions
+  // on the edges that dominate it, where klint can express them.
+  const std::vector<Constraint>& guards(uint32_t block) const { return guards_[block]; }
+
+ private:
+  void collect(const ir::Instruction& instruction, uint32_t block, size_t position);
+  void add(const ir::Instruction& instruction, uint32_t block, size_t position, uint32_t pointer,
+           MemoryAccess::Kind kind);
+  void compute_guards();
+  void condition(uint32_t id, bool holds, std::vector<Constraint>& out, int depth) const;
+
+  const Module& module_;
+  const ir::Function& function_;
+  const SymbolicValues& values_;
+  std::vector<MemoryAccess> accesses_;
+  std::vector<std::vector<Constraint>> guards_;
+};
+
+// The root variable of a pointer and the byte offset into it.
+struct PointerTarget {
+  uint32_t variable = 0;
+  std::optional<Polynomial> offset;
+  uint32_t pointee_type = 0;
+};
+std::optional<PointerTarget> resolve_pointer(const Module& module, const SymbolicValues& values, uint32_t pointer);
+
+}  // namespace klint

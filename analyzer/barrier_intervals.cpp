@@ -1,0 +1,251 @@
+#include "analyzer/barrier_intervals.h"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+
+#include "analyzer/uniformity.h"
+
+namespace klint {
+
+using spv::Op;
+
+bool is_workgroup_barrier(const Module& module, const ir::Instruction& instruction) {
+  if (instruction.opcode() != Op::OpControlBarrier && instruction.opcode() != Op::OpMemoryBarrier) return false;
+  auto scope = module.constant_value(instruction.word(0));
+  if (!scope) return false;
+  auto s = static_cast<spv::Scope>(*scope);
+  if (instruction.opcode() == Op::OpMemoryBarrier) {
+    auto semantics = module.constant_value(instruction.word(1));
+    if (!semantics || !(*semantics & static_cast<uint32_t>(spv::MemorySemanticsMask::WorkgroupMemory))) return false;
+  }
+  return s == spv::Scope::Workgroup || s == spv::Scope::Device || s == spv::Scope::CrossDevice ||
+         s == spv::Scope::QueueFamily;
+}
+
+BarrierIntervals::BarrierIntervals(const Module& module, const ir::Function& function)
+    : module_(module), function_(function), accesses_(module.accesses(function)),
+      loops_(find_loops(module, function)) {
+  for (size_t i = 0; i < accesses_.all().size(); ++i) {
+    // OpCopyMemory makes two accesses of one instruction; both count.
+    access_index_.emplace(accesses_.all()[i].instruction, i);
+  }
+  const Cfg& cfg = module.cfg(function);
+  auto has_barrier = [&](uint32_t block) {
+    const auto& instructions = function.blocks[block].instructions;
+    return std::any_of(instructions.begin(), instructions.end(),
+                       [&](const ir::Instruction& i) { return is_workgroup_barrier(module, i); });
+  };
+  for (const Loop& loop : loops_) {
+    // Can the header reach one of its latches through blocks without a barrier?
+    std::vector<bool> seen(cfg.size(), false);
+    std::vector<uint32_t> work{loop.header};
+    bool unseparated = false;
+    while (!work.empty() && !unseparated) {
+      uint32_t block = work.back();
+      work.pop_back();
+      if (seen[block] || has_barrier(block)) continue;
+      seen[block] = true;
+      for (uint32_t next : cfg.successors(block)) {
+        if (next == loop.header) unseparated = true;
+        if (loop.body[next]) work.push_back(next);
+      }
+    }
+    separated_.push_back(!unseparated);
+  }
+
+  intervals_.push_back(walk(0, 0, nullptr));
+  for (uint32_t block = 0; block < function.blocks.size(); ++block) {
+    if (!cfg.reachable(block)) continue;
+    const auto& instructions = function.blocks[block].instructions;
+    for (size_t position = 0; position < instructions.size(); ++position) {
+      if (is_workgroup_barrier(module, instructions[position])) {
+        intervals_.push_back(walk(block, position + 1, &instructions[position]));
+      }
+    }
+  }
+}
+
+BarrierInterval BarrierIntervals::walk(uint32_t start_block, size_t start_position, const ir::Instruction* start) const {
+  const Cfg& cfg = module_.cfg(function_);
+  const DominatorTree& dominators = module_.dominators(function_);
+  const auto& access_index = access_index_;
+  BarrierInterval interval;
+  interval.start = start;
+  struct Item {
+    uint32_t block;
+    size_t from;
+    std::vector<uint32_t> crossed;
+  };
+  std::vector<bool> visited(cfg.size(), false);
+  bool start_rescanned = false;
+  std::deque<Item> work{{start_block, start_position, {}}};
+  if (start_position == 0) visited[start_block] = true;
+  while (!work.empty()) {
+    Item item = std::move(work.front());
+    work.pop_front();
+    const auto& instructions = function_.blocks[item.block].instructions;
+    bool stopped = false;
+    for (size_t position = item.from; position < instructions.size(); ++position) {
+      const ir::Instruction& instruction = instructions[position];
+      if (is_workgroup_barrier(module_, instruction)) {
+        if (std::find(interval.ends.begin(), interval.ends.end(), &instruction) == interval.ends.end()) {
+          interval.ends.push_back(&instruction);
+        }
+        stopped = true;
+        break;
+      }
+      auto found = access_index.find(&instruction);
+      if (found == access_index.end()) continue;
+      for (size_t i = found->second; i < accesses_.all().size() && accesses_.all()[i].instruction == &instruction; ++i) {
+        interval.accesses.push_back({i, item.crossed});
+      }
+    }
+    if (stopped) continue;
+    interval.blocks.push_back(item.block);
+    if (cfg.is_exit(item.block)) interval.reaches_exit = true;
+    // A flag that the loop sets (`need_barrier = true`) is known once the path
+    // has come around the loop: follow only the branch it takes.
+    std::optional<uint32_t> only;
+    const ir::Instruction& branch = function_.blocks[item.block].terminator();
+    if (branch.opcode() == Op::OpBranchConditional) {
+      if (auto known = flag_value(branch.word(0), item.crossed, start_block, 0)) {
+        int target = cfg.index_of(branch.word(*known ? 1 : 2));
+        if (target >= 0) only = static_cast<uint32_t>(target);
+      }
+    }
+    for (uint32_t next : cfg.successors(item.block)) {
+      if (only && next != *only) continue;
+      std::vector<uint32_t> crossed = item.crossed;
+      if (dominators.dominates(next, item.block) && function_.blocks[next].merge() &&
+          function_.blocks[next].merge()->opcode() == Op::OpLoopMerge) {
+        if (std::find(crossed.begin(), crossed.end(), next) == crossed.end()) crossed.push_back(next);
+      }
+      if (next == start_block && start && !start_rescanned) {
+        // Back at the barrier's own block: what runs before the barrier.
+        start_rescanned = true;
+        work.push_back({next, 0, std::move(crossed)});
+        continue;
+      }
+      if (visited[next]) continue;
+      visited[next] = true;
+      work.push_back({next, 0, std::move(crossed)});
+    }
+  }
+  return interval;
+}
+
+std::optional<bool> BarrierIntervals::flag_value(uint32_t id, const std::vector<uint32_t>& crossed,
+                                                uint32_t start_block, int depth) const {
+  const ir::Instruction* def = module_.def(id);
+  if (!def || depth > 8) return std::nullopt;
+  switch (def->opcode()) {
+    case Op::OpConstantTrue: return true;
+    case Op::OpConstantFalse: return false;
+    case Op::OpLogicalNot: {
+      auto inner = flag_value(def->word(2), crossed, start_block, depth + 1);
+      return inner ? std::optional<bool>(!*inner) : std::nullopt;
+    }
+    case Op::OpPhi: break;
+    default: return std::nullopt;
+  }
+  const Cfg& cfg = module_.cfg(function_);
+  const ir::Block* block = module_.block_of(*def);
+  int here = block ? cfg.index_of(block->id()) : -1;
+  if (here < 0) return std::nullopt;
+  const Loop* loop = nullptr;
+  for (const Loop& candidate : loops_) {
+    if (candidate.header == static_cast<uint32_t>(here)) loop = &candidate;
+  }
+  std::optional<bool> common;
+  for (size_t i = 2; i + 1 < def->operands().size(); i += 2) {
+    int parent = cfg.index_of(def->word(i + 1));
+    if (parent < 0) return std::nullopt;
+    if (loop) {
+      // At a loop header: the back edge's value once the path came around
+      // the loop, the entry value when it came in from outside.
+      bool back_edge = loop->body[static_cast<uint32_t>(parent)];
+      bool came_around = std::find(crossed.begin(), crossed.end(), loop->header) != crossed.end();
+      if (!came_around && loop->body[start_block]) return std::nullopt;  // mid-loop: either
+      if (back_edge != came_around) continue;
+    }
+    auto value = flag_value(def->word(i), crossed, start_block, depth + 1);
+    if (!value || (common && *common != *value)) return std::nullopt;
+    common = value;
+  }
+  return common;
+}
+
+bool BarrierIntervals::separates_iterations(const Loop& loop) const {
+  for (size_t i = 0; i < loops_.size(); ++i) {
+    if (loops_[i].header == loop.header) return separated_[i];
+  }
+  return false;
+}
+
+std::vector<const Loop*> BarrierIntervals::differing_iterations(const IntervalAccess& a, const IntervalAccess& b) const {
+  const MemoryAccess& first = accesses_.all()[a.access];
+  const MemoryAccess& second = accesses_.all()[b.access];
+  std::vector<const Loop*> result;
+  for (size_t i = 0; i < loops_.size(); ++i) {
+    const Loop& loop = loops_[i];
+    if (!loop.body[first.block] || !loop.body[second.block]) continue;
+    bool crossed_a = std::find(a.crossed.begin(), a.crossed.end(), loop.header) != a.crossed.end();
+    bool crossed_b = std::find(b.crossed.begin(), b.crossed.end(), loop.header) != b.crossed.end();
+    if (!separated_[i] || crossed_a != crossed_b) result.push_back(&loop);
+  }
+  return result;
+}
+
+std::vector<ConcurrentPair> BarrierIntervals::concurrent_pairs(
+    const std::function<bool(const MemoryAccess&)>& relevant) const {
+  const auto& all = accesses_.all();
+  std::map<std::pair<size_t, size_t>, ConcurrentPair> pairs;
+  auto add = [&](const IntervalAccess& a, const IntervalAccess& b, bool ordered) {
+    if (!relevant(all[a.access]) || !relevant(all[b.access])) return;
+    auto key = std::minmax(a.access, b.access);
+    auto independent = differing_iterations(a, b);
+    auto [it, inserted] = pairs.try_emplace({key.first, key.second}, ConcurrentPair{a.access, b.access, ordered, {}});
+    if (!it->second.ordered && ordered) {
+      it->second.a = a.access;
+      it->second.b = b.access;
+      it->second.ordered = true;
+    }
+    auto& loops = it->second.independent;
+    for (const Loop* loop : independent) {
+      if (std::find(loops.begin(), loops.end(), loop) == loops.end()) loops.push_back(loop);
+    }
+  };
+  // One access and those that follow it with no barrier between.
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (!relevant(all[i])) continue;
+    IntervalAccess self{i, {}};
+    add(self, self, false);
+    BarrierInterval after = walk(all[i].block, all[i].position + 1, all[i].instruction);
+    for (const IntervalAccess& next : after.accesses) add(self, next, true);
+  }
+  // Accesses on two sides of a branch that invocations take differently.
+  const Uniformity& uniformity = module_.uniformity(function_);
+  const Cfg& cfg = module_.cfg(function_);
+  for (const BarrierInterval& interval : intervals_) {
+    for (uint32_t block : interval.blocks) {
+      const ir::Instruction& branch = function_.blocks[block].terminator();
+      bool conditional = branch.opcode() == Op::OpBranchConditional || branch.opcode() == Op::OpSwitch;
+      if (!conditional || !uniformity.value(branch.word(0))) continue;
+      std::vector<BarrierInterval> sides;
+      for (uint32_t next : cfg.successors(block)) sides.push_back(walk(next, 0, nullptr));
+      for (size_t x = 0; x < sides.size(); ++x) {
+        for (size_t y = x + 1; y < sides.size(); ++y) {
+          for (const IntervalAccess& a : sides[x].accesses) {
+            for (const IntervalAccess& b : sides[y].accesses) add(a, b, false);
+          }
+        }
+      }
+    }
+  }
+  std::vector<ConcurrentPair> result;
+  for (auto& [key, pair] : pairs) result.push_back(std::move(pair));
+  return result;
+}
+
+}  // namespace klint

@@ -1,0 +1,86 @@
+// The stretches of a function that invocations run between two workgroup
+// barriers. Accesses in one interval may run at the same time in different
+// invocations; a barrier orders everything before it against everything
+// after it. Intervals follow loop back edges, so that the accesses at the end
+// of one iteration meet those at the start of the next when no barrier stands
+// between them.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "analyzer/accesses.h"
+#include "analyzer/loops.h"
+#include "analyzer/module.h"
+
+namespace klint {
+
+// A barrier that ends an interval: a control barrier across the workgroup
+// (barrier(), GroupMemoryBarrierWithGroupSync()), or a memory barrier of
+// workgroup scope or wider (memoryBarrierShared(), GroupMemoryBarrier()). A
+// memory barrier alone does not wait for the other invocations; that is the
+// insufficient-barrier rule's finding, so the race rules treat it as a barrier
+// rather than report the same accesses twice.
+bool is_workgroup_barrier(const Module& module, const ir::Instruction& instruction);
+
+struct IntervalAccess {
+  size_t access = 0;  // index into Accesses::all()
+  // Headers (block indices) of the loops whose back edge the path from the
+  // interval's start crossed before reaching the access.
+  std::vector<uint32_t> crossed;
+};
+
+struct BarrierInterval {
+  const ir::Instruction* start = nullptr;  // the barrier; nullptr for the start of the invocation
+  std::vector<IntervalAccess> accesses;
+  std::vector<uint32_t> blocks;  // blocks whose terminator the interval reaches
+  std::vector<const ir::Instruction*> ends;  // the barriers that close it
+  bool reaches_exit = false;                 // some path runs to the end of the invocation
+};
+
+// Two accesses that different invocations may run at the same time: one
+// follows the other with no barrier between, or they lie on two sides of a
+// branch that invocations take differently.
+struct ConcurrentPair {
+  // Indices into Accesses::all(); a == b for two invocations running one
+  // access. When one follows the other, a is the one that runs first.
+  size_t a = 0, b = 0;
+  bool ordered = false;
+  // Loops whose iteration may differ between the two invocations.
+  std::vector<const Loop*> independent;
+};
+
+class BarrierIntervals {
+ public:
+  BarrierIntervals(const Module& module, const ir::Function& function);
+
+  const std::vector<BarrierInterval>& intervals() const { return intervals_; }
+  const std::vector<Loop>& loops() const { return loops_; }
+  // Whether every iteration of the loop passes a workgroup barrier, so that
+  // two iterations never run their accesses at the same time.
+  bool separates_iterations(const Loop& loop) const;
+  // The loops containing both blocks whose iteration may differ between two
+  // accesses of the interval: loops without a barrier on every iteration, and
+  // loops whose back edge one path crossed and the other did not.
+  std::vector<const Loop*> differing_iterations(const IntervalAccess& a, const IntervalAccess& b) const;
+  // The pairs of accesses, both passing `relevant`, that may run concurrently.
+  std::vector<ConcurrentPair> concurrent_pairs(const std::function<bool(const MemoryAccess&)>& relevant) const;
+
+ private:
+  BarrierInterval walk(uint32_t block, size_t position, const ir::Instruction* start) const;
+  std::optional<bool> flag_value(uint32_t id, const std::vector<uint32_t>& crossed, uint32_t start_block,
+                                 int depth) const;
+
+  const Module& module_;
+  const ir::Function& function_;
+  const Accesses& accesses_;
+  std::vector<Loop> loops_;
+  std::vector<bool> separated_;  // by loop index
+  std::vector<BarrierInterval> intervals_;
+  std::map<const ir::Instruction*, size_t> access_index_;  // first access of each instruction
+};
+
+}  // namespace klint

@@ -1,0 +1,268 @@
+#include "analyzer/collision.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace klint {
+namespace {
+
+using spv::Op;
+
+constexpr uint64_t kMaxInvocations = 4096;
+constexpr size_t kMaxIterations = 64;
+constexpr size_t kMaxCombinations = 4096;
+
+bool is_invocation_symbol(Symbol symbol) {
+  return symbol.kind == Symbol::Kind::LocalId || symbol.kind == Symbol::Kind::SubgroupLane ||
+         symbol.kind == Symbol::Kind::SubgroupId;
+}
+
+}  // namespace
+
+struct CollisionFinder::State {
+  std::vector<Assignment> invocations;  // by local index
+  mutable std::map<uint32_t, std::optional<std::vector<int64_t>>> iterations;
+};
+
+CollisionFinder::CollisionFinder(const Module& module, const ir::Function& function)
+    : state_(std::make_unique<State>()), module_(module), function_(function),
+      values_(module.symbolic(function)), accesses_(module.accesses(function)) {
+  const auto& size = values_.workgroup_size();
+  uint64_t count = values_.invocations();
+  if (count > kMaxInvocations) return;
+  uint32_t subgroup = static_cast<uint32_t>(std::min<uint64_t>(kSubgroupSize, count));
+  for (uint32_t index = 0; index < count; ++index) {
+    Assignment assignment;
+    uint32_t x = static_cast<uint32_t>(index % size[0]);
+    uint32_t y = static_cast<uint32_t>(index / size[0] % size[1]);
+    uint32_t z = static_cast<uint32_t>(index / (size[0] * size[1]));
+    assignment[{Symbol::Kind::LocalId, 0}] = x;
+    assignment[{Symbol::Kind::LocalId, 1}] = y;
+    assignment[{Symbol::Kind::LocalId, 2}] = z;
+    assignment[{Symbol::Kind::SubgroupLane, 0}] = index % subgroup;
+    assignment[{Symbol::Kind::SubgroupId, 0}] = index / subgroup;
+    assignment[{Symbol::Kind::SubgroupSize, 0}] = subgroup;
+    assignment[{Symbol::Kind::NumSubgroups, 0}] = static_cast<int64_t>((count + subgroup - 1) / subgroup);
+    state_->invocations.push_back(std::move(assignment));
+  }
+}
+
+CollisionFinder::~CollisionFinder() = default;
+
+namespace {
+
+std::optional<bool> compare(Op op, int64_t a, int64_t b) {
+  switch (op) {
+    case Op::OpULessThan: case Op::OpSLessThan: return a < b;
+    case Op::OpULessThanEqual: case Op::OpSLessThanEqual: return a <= b;
+    case Op::OpUGreaterThan: case Op::OpSGreaterThan: return a > b;
+    case Op::OpUGreaterThanEqual: case Op::OpSGreaterThanEqual: return a >= b;
+    case Op::OpIEqual: return a == b;
+    case Op::OpINotEqual: return a != b;
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace
+
+const std::vector<int64_t>* CollisionFinder::iteration_values(uint32_t phi) const {
+  auto [it, inserted] = state_->iterations.try_emplace(phi);
+  if (!inserted) return it->second ? &*it->second : nullptr;
+  const Induction* induction = values_.induction(phi);
+  if (!induction) return nullptr;
+  auto initial = values_.value(induction->initial).constant_value();
+  auto step = values_.value(induction->step_value).constant_value();
+  if (!initial || !step) return nullptr;
+  // The exit test: a conditional branch in the loop to its merge block.
+  const ir::Block& header = function_.blocks[induction->header];
+  uint32_t merge = header.merge()->word(0);
+  const Cfg& cfg = module_.cfg(function_);
+  const ir::Instruction* exit = nullptr;
+  std::vector<uint32_t> candidates{induction->header};
+  for (uint32_t next : cfg.successors(induction->header)) candidates.push_back(next);
+  for (uint32_t block : candidates) {
+    const ir::Instruction& branch = function_.blocks[block].terminator();
+    if (branch.opcode() == Op::OpBranchConditional && (branch.word(1) == merge || branch.word(2) == merge)) {
+      exit = &branch;
+      break;
+    }
+  }
+  if (!exit) return nullptr;
+  const ir::Instruction* test = module_.def(exit->word(0));
+  if (!test || test->operands().size() != 4) return nullptr;
+  bool exits_when = exit->word(1) == merge;
+  std::vector<int64_t> sequence;
+  int64_t value = *initial;
+  Symbol symbol{Symbol::Kind::Induction, phi};
+  while (true) {
+    Assignment assignment{{symbol, value}};
+    auto a = values_.evaluate(values_.value(test->word(2)), assignment);
+    auto b = values_.evaluate(values_.value(test->word(3)), assignment);
+    if (!a || !b) return nullptr;
+    std::optional<bool> holds = compare(test->opcode(), *a, *b);
+    if (!holds) return nullptr;
+    if (*holds == exits_when) break;
+    if (sequence.size() == kMaxIterations) return nullptr;
+    sequence.push_back(value);
+    switch (induction->step) {
+      case Induction::Step::Add: value += *step; break;
+      case Induction::Step::Multiply: value *= *step; break;
+      case Induction::Step::ShiftRight:
+        if (*step < 0 || *step > 62) return nullptr;
+        value >>= *step;
+        break;
+      case Induction::Step::Divide:
+        if (*step <= 0) return nullptr;
+        value /= *step;
+        break;
+      case Induction::Step::Other: return nullptr;
+    }
+  }
+  it->second = std::move(sequence);
+  return &*it->second;
+}
+
+std::vector<std::optional<int64_t>> CollisionFinder::offsets(const MemoryAccess& access,
+                                                             const Assignment& loop_values) const {
+  std::vector<std::optional<int64_t>> result(state_->invocations.size());
+  if (!access.offset) return result;
+  const auto& guards = accesses_.guards(access.block);
+  for (size_t index = 0; index < state_->invocations.size(); ++index) {
+    Assignment assignment = state_->invocations[index];
+    for (const auto& [symbol, value] : loop_values) assignment[symbol] = value;
+    bool runs = true;
+    for (const Constraint& guard : guards) {
+      if (guard.same_in_subgroup) continue;
+      std::optional<int64_t> value = values_.evaluate(guard.expression, assignment);
+      if (!value) continue;  // unknown: may hold
+      if (guard.equality ? *value != 0 : *value < 0) {
+        runs = false;
+        break;
+      }
+    }
+    if (runs) result[index] = values_.evaluate(*access.offset, assignment);
+  }
+  return result;
+}
+
+std::optional<Collision> CollisionFinder::find(const MemoryAccess& a, const MemoryAccess& b,
+                                               const std::vector<const Loop*>& independent) const {
+  if (state_->invocations.empty() || !a.offset || !b.offset || !a.width || !b.width) return std::nullopt;
+
+  // Symbols whose value may differ between the two sides.
+  auto varies = [&](Symbol symbol) {
+    const ir::Instruction* def = module_.def(symbol.id);
+    const ir::Block* block = def ? module_.block_of(*def) : nullptr;
+    if (!block || (symbol.kind != Symbol::Kind::Induction && symbol.kind != Symbol::Kind::Value)) return false;
+    int index = module_.cfg(function_).index_of(block->id());
+    return index >= 0 && std::any_of(independent.begin(), independent.end(),
+                                     [&](const Loop* loop) { return loop->body[static_cast<uint32_t>(index)]; });
+  };
+  auto enumerable = [&](Symbol symbol) {
+    return is_invocation_symbol(symbol) || values_.per_invocation(symbol) ||
+           (symbol.kind == Symbol::Kind::Induction && iteration_values(symbol.id));
+  };
+  // The part of each offset that is the same for every invocation and
+  // iteration: it must cancel out between the two, up to a constant.
+  auto rest = [&](const Polynomial& offset) {
+    return offset.filtered([&](const Polynomial::Monomial& monomial) {
+      return std::none_of(monomial.begin(), monomial.end(), enumerable);
+    });
+  };
+  Polynomial rest_a = rest(*a.offset), rest_b = rest(*b.offset);
+  for (const Polynomial* part : {&rest_a, &rest_b}) {
+    for (Symbol symbol : part->symbols()) {
+      if (varies(symbol)) return std::nullopt;
+    }
+  }
+  auto negated = rest_b.negated();
+  std::optional<Polynomial> difference = negated ? Polynomial::add(rest_a, *negated) : std::nullopt;
+  std::optional<int64_t> shift = difference ? difference->constant_value() : std::nullopt;
+  if (!shift) return std::nullopt;
+  Polynomial enumerated_a = *Polynomial::add(*a.offset, *rest_a.negated());
+  Polynomial enumerated_b = *Polynomial::add(*b.offset, *rest_b.negated());
+
+  // The loops' induction variables to enumerate, shared or per side.
+  std::set<Symbol> inductions;
+  auto collect = [&](const Polynomial& p) {
+    for (Symbol symbol : p.symbols()) {
+      if (symbol.kind == Symbol::Kind::Induction && iteration_values(symbol.id)) inductions.insert(symbol);
+    }
+  };
+  collect(enumerated_a);
+  collect(enumerated_b);
+  for (const MemoryAccess* access : {&a, &b}) {
+    for (const Constraint& guard : accesses_.guards(access->block)) collect(guard.expression);
+  }
+  // Combinations of (value on side a, value on side b) for each variable.
+  std::vector<std::pair<Assignment, Assignment>> combinations{{}};
+  for (Symbol symbol : inductions) {
+    const std::vector<int64_t>& sequence = *iteration_values(symbol.id);
+    bool split = varies(symbol);
+    std::vector<std::pair<Assignment, Assignment>> next;
+    for (const auto& [side_a, side_b] : combinations) {
+      for (int64_t value_a : sequence) {
+        for (int64_t value_b : sequence) {
+          if (!split && value_b != value_a) continue;
+          auto first = side_a, second = side_b;
+          first[symbol] = value_a;
+          second[symbol] = value_b;
+          next.emplace_back(std::move(first), std::move(second));
+        }
+      }
+    }
+    combinations = std::move(next);
+    if (combinations.size() > kMaxCombinations) return std::nullopt;
+  }
+
+  // Under `tid == lane_found_by_ballot` on both sides, two invocations of one
+  // subgroup cannot both run: they would have the same id.
+  auto pinned = [&](const MemoryAccess& access) {
+    const auto& guards = accesses_.guards(access.block);
+    return std::any_of(guards.begin(), guards.end(), [](const Constraint& c) { return c.same_in_subgroup; });
+  };
+  bool one_per_subgroup = pinned(a) && pinned(b);
+  Symbol subgroup{Symbol::Kind::SubgroupId, 0};
+  MemoryAccess side_a = a, side_b = b;
+  side_a.offset = enumerated_a;
+  side_b.offset = enumerated_b;
+  for (const auto& [loop_a, loop_b] : combinations) {
+    std::vector<std::optional<int64_t>> offsets_a = offsets(side_a, loop_a);
+    std::vector<std::optional<int64_t>> offsets_b = offsets(side_b, loop_b);
+    std::vector<std::pair<int64_t, uint32_t>> sorted;
+    for (uint32_t index = 0; index < offsets_a.size(); ++index) {
+      if (offsets_a[index]) sorted.emplace_back(*offsets_a[index] + *shift, index);
+    }
+    std::sort(sorted.begin(), sorted.end());
+    for (uint32_t second = 0; second < offsets_b.size(); ++second) {
+      if (!offsets_b[second]) continue;
+      int64_t low = *offsets_b[second] - static_cast<int64_t>(a.width);
+      int64_t high = *offsets_b[second] + static_cast<int64_t>(b.width);
+      for (auto it = std::upper_bound(sorted.begin(), sorted.end(), std::pair{low, UINT32_MAX});
+           it != sorted.end() && it->first < high; ++it) {
+        if (it->second == second) continue;
+        if (one_per_subgroup &&
+            state_->invocations[it->second].at(subgroup) == state_->invocations[second].at(subgroup)) {
+          continue;
+        }
+        auto describe = [&](uint32_t index, const Assignment& loops, int64_t offset) {
+          CollidingInvocation invocation;
+          invocation.local_index = index;
+          const Assignment& base = state_->invocations[index];
+          for (uint32_t d = 0; d < 3; ++d) {
+            invocation.local_id[d] = static_cast<uint32_t>(base.at({Symbol::Kind::LocalId, d}));
+          }
+          invocation.loop_values.assign(loops.begin(), loops.end());
+          invocation.offset = offset;
+          return invocation;
+        };
+        return Collision{describe(it->second, loop_a, it->first - *shift + rest_a.constant_term()),
+                         describe(second, loop_b, *offsets_b[second] + rest_b.constant_term())};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace klint

@@ -1,0 +1,145 @@
+// Integer values as polynomials over symbols: the invocation ids, loop
+// induction variables and the values klint cannot see through (push
+// constants, buffer loads, `tid ^ k`). The rules that ask which element an
+// invocation touches (races, coalescing, bank conflicts) read these forms, and
+// evaluate them for concrete invocations.
+//
+// gl_GlobalInvocationID splits into gl_WorkGroupID * size + gl_LocalInvocationID
+// and gl_LocalInvocationIndex into the local ids, at the workgroup size the
+// entry point declares (specialization constants at their defaults), so that
+// every form speaks of the same few symbols. A local id along a dimension of
+// size 1 is 0.
+#pragma once
+
+#include <array>
+#include <compare>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "analyzer/module.h"
+
+namespace klint {
+
+class Uniformity;
+
+struct Symbol {
+  enum class Kind : uint8_t {
+    LocalId,        // gl_LocalInvocationID, component in `id`
+    SubgroupLane,   // gl_SubgroupInvocationID
+    SubgroupId,     // gl_SubgroupID
+    WorkgroupId,    // gl_WorkGroupID, component in `id`
+    NumWorkgroups,  // gl_NumWorkGroups, component in `id`
+    SubgroupSize,   // gl_SubgroupSize
+    NumSubgroups,   // gl_NumSubgroups
+    Induction,      // a loop's induction variable: `id` is its phi
+    Value,          // any other value: `id` is the SSA id
+  };
+  Kind kind;
+  uint32_t id = 0;
+  friend auto operator<=>(const Symbol&, const Symbol&) = default;
+};
+
+// A sum of integer multiples of products of symbols. Arithmetic that
+// overflows 62 bits, or grows past a few terms, makes the value opaque: the
+// analysis then names the SSA value as a symbol of its own.
+class Polynomial {
+ public:
+  using Monomial = std::vector<Symbol>;  // sorted; empty for the constant term
+
+  Polynomial() = default;
+  static Polynomial constant(int64_t value);
+  static Polynomial symbol(Symbol symbol);
+
+  const std::map<Monomial, int64_t>& terms() const { return terms_; }
+  bool is_constant() const;
+  std::optional<int64_t> constant_value() const;  // when is_constant()
+  int64_t constant_term() const;
+  // The coefficient of `symbol` alone (its linear term), 0 when none.
+  int64_t coefficient(Symbol symbol) const;
+  bool mentions(Symbol symbol) const;
+  std::vector<Symbol> symbols() const;
+  size_t degree() const;
+
+  // nullopt on overflow or when the result grows too large.
+  static std::optional<Polynomial> add(const Polynomial& a, const Polynomial& b);
+  static std::optional<Polynomial> multiply(const Polynomial& a, const Polynomial& b);
+  std::optional<Polynomial> scaled(int64_t factor) const;
+  std::optional<Polynomial> negated() const { return scaled(-1); }
+  // The terms whose monomials satisfy `keep`.
+  Polynomial filtered(const std::function<bool(const Monomial&)>& keep) const;
+
+  friend bool operator==(const Polynomial&, const Polynomial&) = default;
+
+ private:
+  void add_term(const Monomial& monomial, int64_t coefficient);
+  std::map<Monomial, int64_t> terms_;
+};
+
+// Inclusive bounds; nullopt where unknown.
+struct Interval {
+  std::optional<int64_t> low;
+  std::optional<int64_t> high;
+};
+
+// A loop's induction variable: a header phi that starts at `initial` and
+// becomes phi + step (or phi * / >> a constant, for halving loops) on each
+// back edge.
+struct Induction {
+  uint32_t phi = 0;
+  uint32_t header = 0;  // block index of the loop header
+  uint32_t initial = 0;  // SSA id
+  uint32_t update = 0;   // the SSA id flowing back
+  enum class Step { Add, Multiply, ShiftRight, Divide, Other } step = Step::Other;
+  uint32_t step_value = 0;  // SSA id of the step operand
+};
+
+// Concrete values for symbols, for evaluating a form at one invocation.
+using Assignment = std::map<Symbol, int64_t>;
+
+class SymbolicValues {
+ public:
+  SymbolicValues(const Module& module, const ir::Function& function);
+  ~SymbolicValues();
+
+  // The form of an integer (or boolean-free scalar) SSA value; an opaque
+  // symbol of its own when klint cannot see through it.
+  const Polynomial& value(uint32_t id) const;
+  // Whether two invocations of one workgroup may disagree on the symbol.
+  bool per_invocation(Symbol symbol) const;
+  // The values a symbol takes in this entry point's workgroup.
+  Interval range(Symbol symbol) const;
+  Interval range(const Polynomial& polynomial) const;
+  // The polynomial at the assignment: symbols not in it are looked up through
+  // their definitions (so `tid ^ 1` evaluates when tid is assigned); nullopt
+  // when one stays unknown.
+  std::optional<int64_t> evaluate(const Polynomial& polynomial, const Assignment& assignment) const;
+  const Induction* induction(uint32_t phi) const;
+  // Workgroup size, specialization constants at their defaults.
+  const std::array<uint64_t, 3>& workgroup_size() const { return workgroup_size_; }
+  uint64_t invocations() const { return workgroup_size_[0] * workgroup_size_[1] * workgroup_size_[2]; }
+  // Readable text, e.g. "gl_LocalInvocationID.x * 4 + n".
+  std::string describe(const Polynomial& polynomial) const;
+  std::string describe(Symbol symbol) const;
+
+ private:
+  std::optional<Polynomial> builtin_value(spv::BuiltIn builtin, uint32_t component) const;
+  std::optional<Polynomial> stored_component(uint32_t pointer) const;
+  uint32_t first_constant_load(const ir::Instruction& load) const;
+  std::optional<Polynomial> divide(const Polynomial& p, int64_t divisor, bool remainder) const;
+  std::optional<int64_t> evaluate(const Polynomial& polynomial, const Assignment& assignment, int depth) const;
+  std::optional<int64_t> evaluate_definition(uint32_t id, const Assignment& assignment, int depth) const;
+
+  struct State;
+  std::unique_ptr<State> state_;
+  const Module& module_;
+  const ir::Function& function_;
+  std::array<uint64_t, 3> workgroup_size_{1, 1, 1};
+};
+
+}  // namespace klint

@@ -1,0 +1,166 @@
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+
+#include "analyzer/barrier_intervals.h"
+#include "analyzer/collision.h"
+#include "rules/rule.h"
+#include "rules/shared_access_text.h"
+
+namespace klint {
+namespace {
+
+constexpr RuleInfo kInfo{
+    .id = "shared-memory-race",
+    .category = Category::Correctness,
+    .default_severity = Severity::Error,
+    .summary = "two invocations access one workgroup-memory element, at least one writing, with no barrier between",
+    .doc = R"md(
+## What it finds
+Two accesses to the same element of a `shared` (`groupshared`, Workgroup)
+variable by different invocations of a workgroup, at least one of them a
+write, with no barrier between them on some path. klint evaluates each
+access's index for every invocation of the workgroup and every iteration of
+loops with constant bounds, and names a pair of invocations that collide:
+- reading a neighbour's slot before the barrier that publishes it;
+- a broadcast read of `s[0]` with the second barrier missing, so invocation 0
+  overwrites it while others still read;
+- write-after-read across loop iterations: the next iteration's write lands
+  while another invocation still reads the last one's value;
+- every lane of a subgroup writing the one slot of its subgroup;
+- warp-synchronous reductions (`if (tid < 32) s[tid] += s[tid + 16]` with no
+  barrier), which the Vulkan memory model does not order.
+
+## Why it matters
+Without a barrier nothing orders the two accesses: the reader sees the old
+value on one GPU and the new one on another, or a different one on each run.
+Subgroups that happen to run in lockstep on one vendor hide the bug until the
+shader meets a device with narrower subgroups or independent thread
+scheduling.
+
+## Bad
+```glsl
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { float x[]; };
+shared float tile[64];
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    tile[tid] = x[gl_GlobalInvocationID.x];
+    x[gl_GlobalInvocationID.x] = tile[(tid + 1) % 64];   // the neighbour may not have written yet
+}
+```
+
+## Fix
+```glsl
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { float x[]; };
+shared float tile[64];
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    tile[tid] = x[gl_GlobalInvocationID.x];
+    barrier();
+    x[gl_GlobalInvocationID.x] = tile[(tid + 1) % 64];
+}
+```
+
+## Exceptions
+- Atomics do not race with atomics.
+- Accesses whose index klint cannot evaluate for a given invocation (an index
+  read from a buffer, a loop bound from a push constant that the index
+  depends on) are not reported: klint reports a race only with a concrete
+  pair of invocations.
+- Conditions klint cannot evaluate (`if (tid < n)` with `n` from a push
+  constant) are taken to hold for some invocations.
+- Subgroups are taken as 32 invocations wide in local-index order; the
+  collision rarely depends on it.
+- A memory barrier alone (`memoryBarrierShared()`) between the accesses is
+  reported by `insufficient-barrier`, not here.
+)md",
+};
+
+bool writes(const MemoryAccess& access) {
+  return access.kind == MemoryAccess::Kind::Write || access.kind == MemoryAccess::Kind::Atomic;
+}
+
+bool may_race(const MemoryAccess& a, const MemoryAccess& b) {
+  if (a.storage != spv::StorageClass::Workgroup || b.storage != spv::StorageClass::Workgroup) return false;
+  if (a.variable != b.variable) return false;
+  if (a.kind == MemoryAccess::Kind::Atomic && b.kind == MemoryAccess::Kind::Atomic) return false;
+  return writes(a) || writes(b);
+}
+
+class SharedMemoryRace final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+
+  void check(const Module& module, const RuleOptions&, Reporter& report) const override {
+    for (const EntryPoint& entry : module.entry_points()) {
+      if (entry.model != spv::ExecutionModel::GLCompute || !entry.function) continue;
+      const ir::Function& function = *entry.function;
+      const Accesses& accesses = module.accesses(function);
+      BarrierIntervals intervals(module, function);
+      CollisionFinder finder(module, function);
+      auto shared = [](const MemoryAccess& access) { return access.storage == spv::StorageClass::Workgroup; };
+      // One finding per source line: the pair whose first access is nearest before it.
+      struct Finding {
+        const MemoryAccess* at;
+        const MemoryAccess* other;
+        Collision collision;
+      };
+      std::map<std::pair<std::string, uint32_t>, Finding> findings;
+      auto closeness = [&](const Finding& finding) {
+        uint32_t at_line = module.nearest_location(*finding.at->instruction).line;
+        uint32_t other_line = module.nearest_location(*finding.other->instruction).line;
+        return other_line <= at_line ? at_line - other_line : UINT32_MAX / 2 + other_line - at_line;
+      };
+      for (const ConcurrentPair& pair : intervals.concurrent_pairs(shared)) {
+        const MemoryAccess& a = accesses.all()[pair.a];
+        const MemoryAccess& b = accesses.all()[pair.b];
+        if (!may_race(a, b)) continue;
+        // Report where the barrier is missing: at the access that runs second,
+        // or, for accesses on two sides of a branch, at the write.
+        const MemoryAccess& at = (pair.ordered || writes(b) || !writes(a)) ? b : a;
+        const MemoryAccess& other = &at == &b ? a : b;
+        std::optional<Collision> collision = finder.find(at, other, pair.independent);
+        if (!collision) continue;
+        Location location = module.nearest_location(*at.instruction);
+        Finding finding{&at, &other, *collision};
+        auto [it, inserted] = findings.try_emplace({location.file, location.line}, finding);
+        if (!inserted && closeness(finding) < closeness(it->second)) it->second = finding;
+      }
+      for (const auto& [line, finding] : findings) {
+        report_race(module, report, *finding.at, *finding.other, finding.collision, entry);
+      }
+    }
+  }
+
+ private:
+  static void report_race(const Module& module, Reporter& report, const MemoryAccess& at, const MemoryAccess& other,
+                          const Collision& collision, const EntryPoint& entry) {
+    std::string variable = module.name(at.variable);
+    std::string element = element_text(module, at.variable, collision.first.offset);
+    std::string first = invocation_text(collision.first, entry);
+    std::string second = invocation_text(collision.second, entry);
+    std::string message;
+    if (&at == &other || at.instruction == other.instruction) {
+      message = fmt::format("data race on '{}': invocations {} and {} both {} {} with no barrier between", variable,
+                            first, second, verb(at, true), element);
+    } else {
+      message = fmt::format("data race on '{}': invocation {} {} {} while invocation {} {} it, with no barrier between",
+                            variable, first, verb(at, false), element, second, verb(other, false));
+    }
+    auto builder = report.at(*at.instruction, message);
+    if (at.instruction != other.instruction) {
+      builder.note(*other.instruction, fmt::format("invocation {} {} {} here{}", second, verb(other, false),
+                                                   element_text(module, other.variable, collision.second.offset),
+                                                   iteration_text(module, collision)));
+    }
+    builder.fix_title("separate the accesses with barrier(), or give each invocation its own element");
+  }
+};
+
+KLINT_REGISTER_RULE(SharedMemoryRace);
+
+}  // namespace
+}  // namespace klint

@@ -1,0 +1,176 @@
+// Symbolic values, accesses and their guards, barrier intervals and
+// collisions, each probed on small kernels.
+#include <gtest/gtest.h>
+
+#include "analyzer/accesses.h"
+#include "analyzer/barrier_intervals.h"
+#include "analyzer/collision.h"
+#include "analyzer/symbolic.h"
+#include "tests/support/compile.h"
+
+namespace klint::testing {
+namespace {
+
+std::unique_ptr<Module> kernel(const std::string& layout, const std::string& body,
+                               const std::string& declarations = "") {
+  return module_from_glsl("#version 450\n" + layout +
+                          "\nlayout(binding = 0) buffer Data { uint data[]; };\n"
+                          "layout(push_constant) uniform P { uint n; };\n"
+                          "shared uint tile[256];\n" +
+                          declarations + "void main() {\n" + body + "\n}\n");
+}
+
+const ir::Function& entry(const Module& module) { return *module.entry_points().front().function; }
+
+// The offsets of the shared-memory accesses, in order, as text.
+std::vector<std::string> shared_offsets(const Module& module) {
+  const ir::Function& function = entry(module);
+  const SymbolicValues& values = module.symbolic(function);
+  std::vector<std::string> out;
+  for (const MemoryAccess& access : module.accesses(function).all()) {
+    if (access.storage != spv::StorageClass::Workgroup) continue;
+    out.push_back(access.offset ? values.describe(*access.offset) : "?");
+  }
+  return out;
+}
+
+TEST(Symbolic, InvocationIdsSplitIntoLocalIds) {
+  auto module = kernel("layout(local_size_x = 16, local_size_y = 4) in;",
+                       "tile[gl_LocalInvocationIndex] = 1u;\n"
+                       "tile[gl_GlobalInvocationID.x % 16u] = 2u;\n"
+                       "tile[gl_LocalInvocationID.x * 16u + 3u] = 3u;");
+  ASSERT_TRUE(module);
+  EXPECT_EQ(shared_offsets(*module),
+            (std::vector<std::string>{"gl_LocalInvocationID.y * 64 + gl_LocalInvocationID.x * 4",
+                                      "gl_LocalInvocationID.x * 4", "gl_LocalInvocationID.x * 64 + 12"}));
+}
+
+TEST(Symbolic, DivisionSplitsOffKnownRemainders) {
+  auto module = kernel("layout(local_size_x = 32) in;",
+                       "uint packed = gl_WorkGroupID.x * 32u + gl_LocalInvocationID.x;\n"
+                       "tile[packed / 32u] = 1u;\n"
+                       "tile[packed & 31u] = 2u;\n"
+                       "tile[(gl_LocalInvocationID.x << 3) | 5u] = 3u;");
+  ASSERT_TRUE(module);
+  EXPECT_EQ(shared_offsets(*module), (std::vector<std::string>{"gl_WorkGroupID.x * 4", "gl_LocalInvocationID.x * 4",
+                                                               "gl_LocalInvocationID.x * 32 + 20"}));
+}
+
+TEST(Symbolic, OpaqueValuesEvaluateAtAnInvocation) {
+  auto module = kernel("layout(local_size_x = 64) in;", "tile[gl_LocalInvocationID.x ^ 1u] = 1u;");
+  ASSERT_TRUE(module);
+  const ir::Function& function = entry(*module);
+  const SymbolicValues& values = module->symbolic(function);
+  const MemoryAccess& access = module->accesses(function).all().front();
+  ASSERT_TRUE(access.offset);
+  Assignment at_six{{Symbol{Symbol::Kind::LocalId, 0}, 6}};
+  EXPECT_EQ(values.evaluate(*access.offset, at_six), 7 * 4);
+  EXPECT_EQ(values.evaluate(*access.offset, {}), std::nullopt);
+}
+
+TEST(Symbolic, LoopsWithConstantBoundsEnumerateTheirInductionVariables) {
+  auto module = kernel("layout(local_size_x = 64) in;",
+                       "for (uint s = 32u; s > 0u; s >>= 1) tile[s] = 1u;\n"
+                       "for (uint i = 0u; i < n; ++i) tile[i] = 2u;");
+  ASSERT_TRUE(module);
+  const ir::Function& function = entry(*module);
+  CollisionFinder finder(*module, function);
+  std::vector<std::vector<int64_t>> sequences;
+  std::vector<bool> enumerable;
+  for (const MemoryAccess& access : module->accesses(function).all()) {
+    if (access.storage != spv::StorageClass::Workgroup) continue;
+    Symbol symbol = access.offset->symbols().front();
+    ASSERT_EQ(symbol.kind, Symbol::Kind::Induction);
+    const auto* values = finder.iteration_values(symbol.id);
+    enumerable.push_back(values != nullptr);
+    if (values) sequences.push_back(*values);
+  }
+  EXPECT_EQ(enumerable, (std::vector<bool>{true, false}));
+  EXPECT_EQ(sequences, (std::vector<std::vector<int64_t>>{{32, 16, 8, 4, 2, 1}}));
+}
+
+TEST(Accesses, GuardsComeFromBranchesShortCircuitsAndEarlyReturns) {
+  auto module = kernel("layout(local_size_x = 64) in;",
+                       "uint t = gl_LocalInvocationID.x;\n"
+                       "if (t >= n) return;\n"
+                       "if (t < 16u && t + 16u < n) tile[t] = 1u;");
+  ASSERT_TRUE(module);
+  const ir::Function& function = entry(*module);
+  const Accesses& accesses = module->accesses(function);
+  const SymbolicValues& values = module->symbolic(function);
+  std::vector<std::string> guards;
+  for (const MemoryAccess& access : accesses.all()) {
+    if (access.storage != spv::StorageClass::Workgroup) continue;
+    for (const Constraint& c : accesses.guards(access.block)) guards.push_back(values.describe(c.expression));
+  }
+  // Both loads of n are one value; name it for the comparison.
+  for (std::string& guard : guards) {
+    if (auto at = guard.find('%'); at != std::string::npos) guard.replace(at, guard.find(' ', at) - at, "n");
+  }
+  std::sort(guards.begin(), guards.end());
+  // t < n, t < 16 and t + 16 < n, each as `expression >= 0`.
+  EXPECT_EQ(guards, (std::vector<std::string>{"-gl_LocalInvocationID.x + 15", "n - gl_LocalInvocationID.x - 1",
+                                              "n - gl_LocalInvocationID.x - 17"}));
+}
+
+// The pairs of shared accesses that may run concurrently, as "a-b" by order.
+std::vector<std::string> concurrent(const Module& module) {
+  const ir::Function& function = entry(module);
+  BarrierIntervals intervals(module, function);
+  std::vector<std::string> out;
+  auto shared = [](const MemoryAccess& a) { return a.storage == spv::StorageClass::Workgroup; };
+  for (const ConcurrentPair& pair : intervals.concurrent_pairs(shared)) {
+    out.push_back(std::to_string(std::min(pair.a, pair.b)) + "-" + std::to_string(std::max(pair.a, pair.b)));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(BarrierIntervals, BarriersSeparateAndBackEdgesJoin) {
+  // write 0, barrier, read 1: only each with itself.
+  auto separated = kernel("layout(local_size_x = 64) in;",
+                          "tile[gl_LocalInvocationID.x] = 1u; barrier(); data[0] = tile[0];");
+  ASSERT_TRUE(separated);
+  EXPECT_EQ(concurrent(*separated), (std::vector<std::string>{"0-0", "1-1"}));
+  // In a loop with one barrier, the read at the end meets the next write.
+  auto looped = kernel("layout(local_size_x = 64) in;",
+                       "for (uint i = 0u; i < n; ++i) { tile[gl_LocalInvocationID.x] = i; barrier();"
+                       " data[i] = tile[0]; }");
+  ASSERT_TRUE(looped);
+  EXPECT_EQ(concurrent(*looped), (std::vector<std::string>{"0-0", "0-1", "1-1"}));
+}
+
+TEST(BarrierIntervals, AFlagSetInTheLoopIsKnownOnTheWayAround) {
+  auto module = kernel("layout(local_size_x = 64) in;",
+                       "bool again = false;\n"
+                       "for (uint i = 0u; i < n; ++i) {\n"
+                       "  if (again) barrier();\n"
+                       "  again = true;\n"
+                       "  tile[gl_LocalInvocationID.x] = i; barrier(); data[i] = tile[63u - gl_LocalInvocationID.x];\n"
+                       "}");
+  ASSERT_TRUE(module);
+  EXPECT_EQ(concurrent(*module), (std::vector<std::string>{"0-0", "1-1"}));
+}
+
+TEST(Collision, NamesTwoInvocationsThatTouchOneElement) {
+  auto module = kernel("layout(local_size_x = 64) in;",
+                       "tile[gl_LocalInvocationID.x] = 1u; data[0] = tile[gl_LocalInvocationID.x + 1u];");
+  ASSERT_TRUE(module);
+  const ir::Function& function = entry(*module);
+  CollisionFinder finder(*module, function);
+  const auto& all = module->accesses(function).all();
+  std::vector<const MemoryAccess*> shared;
+  for (const MemoryAccess& access : all) {
+    if (access.storage == spv::StorageClass::Workgroup) shared.push_back(&access);
+  }
+  ASSERT_EQ(shared.size(), 2u);
+  auto collision = finder.find(*shared[0], *shared[1], {});
+  ASSERT_TRUE(collision);
+  EXPECT_EQ(collision->first.local_index, collision->second.local_index + 1);
+  EXPECT_EQ(collision->first.offset, collision->second.offset);
+  // An invocation's own slot never collides with another's.
+  EXPECT_FALSE(finder.find(*shared[0], *shared[0], {}));
+}
+
+}  // namespace
+}  // namespace klint::testing

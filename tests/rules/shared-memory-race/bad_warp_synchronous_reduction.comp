@@ -1,0 +1,27 @@
+#version 450
+// The last steps of a tree reduction run without barriers, trusting that the
+// first 32 invocations run in lockstep. Vulkan's memory model does not order
+// them, and subgroups narrower than 32 split them.
+layout(local_size_x = 256) in;
+layout(binding = 0) buffer Data { float x[]; };
+shared float s[256];
+
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    s[tid] = x[gl_GlobalInvocationID.x];
+    barrier();
+    for (uint stride = 128; stride > 32; stride >>= 1) {
+        if (tid < stride) s[tid] += s[tid + stride];
+        barrier();
+    }
+    if (tid < 32) {
+        s[tid] += s[tid + 32];
+        // expect@+1: shared-memory-race "invocation 16 writes s[16] while invocation 0 reads it"
+        s[tid] += s[tid + 16];
+        s[tid] += s[tid + 8];   // expect: shared-memory-race "while invocation 0 reads it"
+        s[tid] += s[tid + 4];   // expect: shared-memory-race "while invocation 0 reads it"
+        s[tid] += s[tid + 2];   // expect: shared-memory-race "while invocation 0 reads it"
+        s[tid] += s[tid + 1];   // expect: shared-memory-race "while invocation 0 reads it"
+    }
+    if (tid == 0) x[gl_WorkGroupID.x] = s[0];
+}
