@@ -1,0 +1,27 @@
+#version 450
+// The seeds' sum reduction: each invocation sums a strided slice that starts
+// at its global index but steps by the workgroup size, so with more than one
+// workgroup the later elements are added several times.
+#extension GL_KHR_shader_subgroup_arithmetic : require
+layout(local_size_x = 256) in;
+layout(binding = 0) readonly buffer In { float input_[]; };
+layout(binding = 1) buffer Out { float total; };
+layout(push_constant) uniform P { uint n; };
+shared float shared_sums[8];
+
+void main() {
+    uint tid = gl_GlobalInvocationID.x;
+    uint num_threads = 256;
+    float thread_sum = 0.0;
+    for (uint i = tid; i < n; i += num_threads) {  // expect: grid-stride-mismatch
+        thread_sum += input_[i];
+    }
+    thread_sum = subgroupAdd(thread_sum);
+    if (subgroupElect()) shared_sums[gl_SubgroupID] = thread_sum;
+    barrier();
+    if (gl_LocalInvocationID.x == 0) {
+        float sum = 0.0;
+        for (uint s = 0; s < gl_NumSubgroups; ++s) sum += shared_sums[s];
+        total = sum;
+    }
+}
