@@ -95,7 +95,11 @@ void main() {
 - Each target is judged at its `subgroup_size.preferred`, or, where the
   compiler picks the width per shader (Intel), at its `min`. A pipeline that
   requests a width with `requiredSubgroupSize` has the count that width gives;
-  lint it with the targets that support that width.
+  lint it with the targets that support that width. A target whose limit
+  the workgroup exceeds is left to `workgroup-size-over-limit`.
+- Only an index that is the subgroup's id itself counts:
+  `partial[gl_SubgroupID * 4 + j]` and `partial[gl_SubgroupID + s]` are not
+  judged.
 - An array indexed by `tid / 32` has a fixed number of elements in use, which
   this rule checks; that the literal width is a subgroup's is
   `subgroup-size-assumed`'s finding.
@@ -114,7 +118,6 @@ using spv::Op;
 struct Workgroup {
   std::array<WorkgroupDimension, 3> size;
   uint64_t invocations = 0;
-  std::set<uint32_t> spec_ids;
 };
 
 // What a subgroup index counts: `range` invocations in subgroups of the
@@ -206,9 +209,13 @@ std::optional<uint64_t> array_length(const Module& module, uint32_t id, const Wo
     case Op::OpConstant:
       return module.constant_value(id);
     case Op::OpSpecConstant: {
+      // The workgroup's value for the SpecId: glslang gives gl_WorkGroupSize
+      // a constant of its own, defaulting to 1, beside the declared one.
       auto spec = module.spec_id(id);
-      if (!spec || !workgroup.spec_ids.count(*spec)) return std::nullopt;
-      return module.constant_value(id);
+      for (const WorkgroupDimension& d : workgroup.size) {
+        if (spec && d.spec_id == spec) return d.value;
+      }
+      return std::nullopt;
     }
     case Op::OpSpecConstantOp: {
       auto op = static_cast<Op>(definition->word(2));
@@ -344,7 +351,6 @@ class SubgroupCountAssumed final : public Rule {
       workgroup.invocations = 1;
       for (const WorkgroupDimension& d : workgroup.size) {
         workgroup.invocations *= d.value;
-        if (d.spec_id) workgroup.spec_ids.insert(*d.spec_id);
         undeclared |= d.spec_id && !d.default_declared;
       }
       if (undeclared || workgroup.invocations == 0) continue;

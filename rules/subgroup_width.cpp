@@ -56,14 +56,22 @@ std::optional<InvocationId> invocation_id(const Module& module, uint32_t id, int
       // y * 16 + x, base + x: an invocation id offset or scaled by values
       // that every invocation shares.
       std::optional<InvocationId> found;
+      int ids = 0;
+      bool scaled = false;
       for (uint32_t operand : {definition->word(2), definition->word(3)}) {
         if (auto inner = invocation_id(module, operand, depth + 1)) {
           if (!found) found = inner;
+          scaled |= inner->scaled;
+          ++ids;
         } else if (!is_uniform(module, operand)) {
           return std::nullopt;
         }
       }
-      if (found) found->direct = false;
+      if (!found) return found;
+      Op op = definition->opcode();
+      found->direct = false;
+      // tid * 4 is no invocation's position, but y * 16 + x is.
+      found->scaled = op == Op::OpIMul || op == Op::OpShiftLeftLogical || (scaled && ids == 1);
       return found;
     }
     default:
@@ -385,7 +393,7 @@ std::vector<WidthLiteral> width_literals(const Module& module) {
             continue;
         }
         auto invocation = invocation_id(module, value);
-        if (!invocation) continue;
+        if (!invocation || invocation->scaled) continue;
         found.invocation = *invocation;
         out.push_back(std::move(found));
       }

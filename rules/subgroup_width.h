@@ -34,6 +34,9 @@ std::optional<BuiltinValue> loaded_builtin(const Module& module, uint32_t id);
 struct InvocationId {
   BuiltinValue source;
   bool direct = false;
+  // Multiplied or shifted left, and not then added to another invocation id
+  // as in `y * 16 + x`: a multiple of the id, no invocation's position.
+  bool scaled = false;
 };
 std::optional<InvocationId> invocation_id(const Module& module, uint32_t id);
 
