@@ -90,4 +90,9 @@ DiagnosticBuilder& DiagnosticBuilder::fix_title(std::string title) {
   return *this;
 }
 
+DiagnosticBuilder& DiagnosticBuilder::severity(Severity severity) {
+  diagnostic().severity = severity;
+  return *this;
+}
+
 }  // namespace klint

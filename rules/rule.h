@@ -34,6 +34,8 @@ class DiagnosticBuilder {
   DiagnosticBuilder& note(const ir::Instruction& at, std::string message);
   DiagnosticBuilder& note(Location at, std::string message);
   DiagnosticBuilder& fix_title(std::string title);
+  // For a finding graver (or milder) than the rule's default severity.
+  DiagnosticBuilder& severity(Severity severity);
 
  private:
   Diagnostic& diagnostic();

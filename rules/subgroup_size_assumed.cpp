@@ -1,0 +1,367 @@
+#include <fmt/format.h>
+
+#include <set>
+#include <tuple>
+
+#include "analyzer/ir/opcodes.h"
+#include "rules/rule.h"
+#include "rules/subgroup_width.h"
+#include "rules/target_limits.h"
+
+namespace klint {
+namespace {
+
+constexpr RuleInfo kInfo{
+    .id = "subgroup-size-assumed",
+    .category = Category::Portability,
+    .default_severity = Severity::Warning,
+    .summary = "literal subgroup width (% 32, / 32, & 31, >> 5, lane 31) where targets run other widths",
+    .doc = R"md(
+## What it finds
+An invocation id taken modulo or divided by a literal subgroup width, `% 32`,
+`& 31`, `/ 32`, `>> 5` (and 64 likewise, `& 63`, `>> 6`), where the result is
+used as a subgroup lane or a subgroup index: it is an operand of a subgroup
+operation, it indexes memory that holds subgroup results, or it decides which
+invocations store one (`if (lane == 0) partial[warp] = subgroupAdd(v)`). Also
+`gl_SubgroupInvocationID == 31` (the last lane of a 32-wide subgroup) and
+`gl_SubgroupID * 32` (its first invocation), with 63 and 64 likewise, and
+`if (tid < 32)` around a subgroup operation, which takes the first 32
+invocations for the first subgroup (reported for narrower targets only: on
+wider ones the operation runs on the active lanes of one subgroup). HLSL is
+checked the same way (`SV_GroupThreadID % 32`, `WaveGetLaneIndex() == 31`).
+The finding names the targets that run another width.
+
+## Why it matters
+Subgroups are 32 wide on NVIDIA, Apple and AMD in wave32, but 16 on Mali, 64
+on Adreno and AMD in wave64, 8 on lavapipe, and Intel's compiler picks 8, 16
+or 32 for each shader. Code that computes its lane as `tid % 32` and its
+subgroup as `tid / 32` is right only where subgroups are 32 wide: on 16-wide
+hardware `lane == 0` holds for the first invocation of every second subgroup,
+so half of the `subgroupAdd` results are never stored; on 64-wide hardware
+two invocations of each subgroup store the same sum, which is then counted
+twice. The results are wrong without any error. Metal kernels hardcode
+`simd_lane_id = tid % 32` and `simd_group_id = tid / 32`, which holds on Apple
+GPUs, and such code carries over to Vulkan unchanged.
+
+## Bad
+```glsl
+#extension GL_KHR_shader_subgroup_arithmetic : require
+layout(local_size_x = 256) in;
+layout(binding = 0) readonly buffer In { float x[]; };
+layout(binding = 1) writeonly buffer Out { float sums[]; };
+shared float partial[8];
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    uint lane = tid % 32;    // the lane, if subgroups are 32 wide
+    uint warp = tid / 32;    // the subgroup, likewise
+    float s = subgroupAdd(x[gl_GlobalInvocationID.x]);
+    if (lane == 0) partial[warp] = s;
+    barrier();
+    if (tid == 0) {
+        float total = 0.0;
+        for (uint i = 0; i < 8; ++i) total += partial[i];
+        sums[gl_WorkGroupID.x] = total;
+    }
+}
+```
+
+## Fix
+```glsl
+#extension GL_KHR_shader_subgroup_arithmetic : require
+layout(local_size_x = 256) in;
+layout(binding = 0) readonly buffer In { float x[]; };
+layout(binding = 1) writeonly buffer Out { float sums[]; };
+shared float partial[64];    // a slot per subgroup of 4 invocations or more
+void main() {
+    float s = subgroupAdd(x[gl_GlobalInvocationID.x]);
+    if (subgroupElect()) partial[gl_SubgroupID] = s;
+    barrier();
+    if (gl_LocalInvocationID.x == 0) {
+        float total = 0.0;
+        for (uint i = 0; i < gl_NumSubgroups; ++i) total += partial[i];
+        sums[gl_WorkGroupID.x] = total;
+    }
+}
+```
+
+## Exceptions
+- `tid % 32` that has nothing to do with subgroups (a 32-wide tile, a bank
+  swizzle) is silent: only a result that reaches a subgroup operation, memory
+  holding subgroup results, or a branch that stores one counts.
+- Code under a check of the width (`if (gl_SubgroupSize == 32)`) is silent, and
+  such checks are never reported.
+- A width from a specialization constant (`layout(constant_id = 0) const uint
+  SUBGROUP_SIZE = 32;`) is silent: the application sets it to the device's
+  width, or requests that width through VK_EXT_subgroup_size_control.
+- Targets that run the width the code assumes are not named, and when every
+  selected target runs it (`--target nvidia-ampere` for 32) the rule is
+  silent. Each target is judged at its `subgroup_size.preferred`; a target
+  whose compiler picks the width per shader (Intel) at every width from `min`
+  to `max`. A pipeline that requests a width with `requiredSubgroupSize` runs
+  it where supported: lint it with the targets that support that width.
+- Only 32 and 64 are taken as subgroup widths; `% 16` and `% 8` are too
+  common in tiling code to mean a subgroup.
+)md",
+};
+
+using spv::Op;
+
+std::string invocation_name(const Module& module, const InvocationId& id) {
+  const char* name = "an invocation id";
+  switch (id.source.builtin) {
+    case spv::BuiltIn::LocalInvocationId: name = module.is_hlsl() ? "SV_GroupThreadID" : "gl_LocalInvocationID"; break;
+    case spv::BuiltIn::LocalInvocationIndex: name = module.is_hlsl() ? "SV_GroupIndex" : "gl_LocalInvocationIndex"; break;
+    case spv::BuiltIn::GlobalInvocationId: name = module.is_hlsl() ? "SV_DispatchThreadID" : "gl_GlobalInvocationID"; break;
+    default: break;
+  }
+  if (!id.direct) return fmt::format("an index computed from {}", name);
+  if (id.source.component >= 0 && id.source.component < 3) return fmt::format("{}.{}", name, "xyz"[id.source.component]);
+  return name;
+}
+
+using Failures = std::vector<std::pair<const Target*, WidthRange>>;
+
+Failures other_widths(const std::vector<const Target*>& targets, uint32_t width) {
+  Failures failures;
+  for (const Target* target : targets) {
+    auto widths = run_widths(*target);
+    if (widths && (widths->min != width || widths->max != width)) failures.emplace_back(target, *widths);
+  }
+  return failures;
+}
+
+std::string message(std::string_view what, uint32_t width, const Failures& failures,
+                    std::string_view other = "other widths") {
+  std::string targets = failing_targets(failures, [](const WidthRange& r) {
+    return r.min == r.max ? fmt::format("{} wide", r.min) : fmt::format("{} to {} wide, chosen per shader", r.min, r.max);
+  });
+  return fmt::format("{} assumes {}-wide subgroups; {} {} {}", what, width, targets,
+                     failures.size() == 1 ? "runs" : "run", other);
+}
+
+Location at_literal(const Module& module, const ir::Instruction& instruction, uint64_t literal) {
+  Location at = module.nearest_location(instruction);
+  at.token = fmt::format("{}", literal);
+  return at;
+}
+
+void explain_use(const Module& module, DiagnosticBuilder& diagnostic, const SubgroupUse& use) {
+  switch (use.kind) {
+    case SubgroupUse::Kind::Operand:
+      diagnostic.note(*use.at, "the result is an operand of a subgroup operation here");
+      break;
+    case SubgroupUse::Kind::Index:
+      diagnostic.note(*use.at, use.result == nullptr
+                                   ? fmt::format("the result indexes '{}', which holds subgroup results",
+                                                 module.name(use.variable))
+                                   : std::string("the result indexes where a subgroup result is stored"));
+      break;
+    case SubgroupUse::Kind::Guard:
+      diagnostic.note(*use.at, "the result decides which invocations run this branch");
+      diagnostic.note(*use.result, ir::is_subgroup_operation(use.result->opcode())
+                                       ? "which holds a subgroup operation"
+                                       : "which stores a subgroup result");
+      break;
+  }
+}
+
+// gl_SubgroupInvocationID == 31, gl_SubgroupID * 32 and their 64-wide forms.
+struct BuiltinLiteral {
+  const ir::Instruction* instruction;
+  std::string what;
+  uint32_t width;
+  uint64_t literal;
+};
+
+std::optional<BuiltinLiteral> builtin_literal(const Module& module, const ir::Instruction& instruction) {
+  Op op = instruction.opcode();
+  bool compares = op == Op::OpIEqual || op == Op::OpINotEqual;
+  bool scales = op == Op::OpIMul || op == Op::OpShiftLeftLogical;
+  if ((!compares && !scales) || instruction.operands().size() != 4) return std::nullopt;
+  for (int side = 0; side < 2; ++side) {
+    if (op == Op::OpShiftLeftLogical && side == 1) break;  // the shift amount comes second
+    auto builtin = loaded_builtin(module, instruction.word(2 + side));
+    auto literal = literal_value(module, instruction.word(3 - side));
+    if (!builtin || !literal) continue;
+    std::string name = subgroup_builtin_name(module, builtin->builtin);
+    if (compares && builtin->builtin == spv::BuiltIn::SubgroupLocalInvocationId && (*literal == 31 || *literal == 63)) {
+      return BuiltinLiteral{&instruction, fmt::format("{} {} {} (the last lane)", name,
+                                                      op == Op::OpIEqual ? "==" : "!=", *literal),
+                            static_cast<uint32_t>(*literal + 1), *literal};
+    }
+    if (scales && builtin->builtin == spv::BuiltIn::SubgroupId) {
+      uint64_t width = op == Op::OpIMul ? *literal : (*literal < 32 ? uint64_t{1} << *literal : 0);
+      if (width != 32 && width != 64) continue;
+      return BuiltinLiteral{&instruction, fmt::format("{} {} {} (its first invocation)", name,
+                                                      op == Op::OpIMul ? "*" : "<<", *literal),
+                            static_cast<uint32_t>(width), *literal};
+    }
+  }
+  return std::nullopt;
+}
+
+// `tid < 32` deciding whether a subgroup operation runs: the first 32
+// invocations taken for the first subgroup. Where subgroups are wider, the
+// operation runs on the active lanes of the first and is still right.
+struct FirstInvocations {
+  InvocationId invocation;
+  uint32_t width = 0;
+  uint64_t literal = 0;
+  std::string spelling;
+  const ir::Instruction* operation = nullptr;
+};
+
+// The values a local invocation id takes, or 0 where it is not one.
+uint64_t local_range(const Module& module, const InvocationId& id) {
+  if (!id.direct) return 0;
+  for (const EntryPoint& entry : module.entry_points()) {
+    if (entry.model != spv::ExecutionModel::GLCompute || !entry.workgroup_size) continue;
+    const auto& size = *entry.workgroup_size;
+    if (id.source.builtin == spv::BuiltIn::LocalInvocationIndex) return size[0].value * size[1].value * size[2].value;
+    if (id.source.builtin == spv::BuiltIn::LocalInvocationId && id.source.component >= 0 && id.source.component < 3) {
+      return size[static_cast<size_t>(id.source.component)].value;
+    }
+  }
+  return 0;
+}
+
+// The branches a condition decides, through &&, || and !.
+std::vector<const ir::Instruction*> branches_on(const Module& module, uint32_t condition) {
+  std::vector<const ir::Instruction*> out;
+  std::vector<uint32_t> work{condition};
+  std::set<uint32_t> seen;
+  while (!work.empty() && seen.size() < 64) {
+    uint32_t value = work.back();
+    work.pop_back();
+    if (!seen.insert(value).second) continue;
+    for (const ir::Instruction* use : module.uses(value)) {
+      switch (use->opcode()) {
+        case Op::OpBranchConditional: if (use->word(0) == value) out.push_back(use); break;
+        case Op::OpLogicalAnd: case Op::OpLogicalOr: case Op::OpLogicalNot: case Op::OpPhi: case Op::OpCopyObject:
+          work.push_back(use->result_id());
+          break;
+        default: break;
+      }
+    }
+  }
+  return out;
+}
+
+std::optional<FirstInvocations> first_invocations(const Module& module, const ir::Instruction& comparison) {
+  if (comparison.operands().size() != 4) return std::nullopt;
+  uint32_t invocation = 0, literal = 0;
+  int below = 0;  // K where the comparison is `id < K`
+  switch (comparison.opcode()) {
+    case Op::OpULessThan: case Op::OpSLessThan: invocation = comparison.word(2); literal = comparison.word(3); break;
+    case Op::OpULessThanEqual: case Op::OpSLessThanEqual:
+      invocation = comparison.word(2), literal = comparison.word(3), below = 1;
+      break;
+    case Op::OpUGreaterThan: case Op::OpSGreaterThan: invocation = comparison.word(3); literal = comparison.word(2); break;
+    default: return std::nullopt;
+  }
+  auto value = literal_value(module, literal);
+  if (!value) return std::nullopt;
+  uint64_t width = *value + static_cast<uint64_t>(below);
+  if (width != 32 && width != 64) return std::nullopt;
+  auto id = invocation_id(module, invocation);
+  if (!id || local_range(module, *id) <= width) return std::nullopt;
+  for (const ir::Instruction* branch : branches_on(module, comparison.result_id())) {
+    if (const ir::Instruction* operation = decided_subgroup_code(module, nullptr, *branch)) {
+      std::string spelling = below ? fmt::format("<= {}", *value) : fmt::format("< {}", *value);
+      return FirstInvocations{*id, static_cast<uint32_t>(width), *value, std::move(spelling), operation};
+    }
+  }
+  return std::nullopt;
+}
+
+class SubgroupSizeAssumed final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+
+  void check(const Module& module, const RuleOptions& options, Reporter& report) const override {
+    SubgroupValues values(module);
+    if (!values.any()) return;
+    Once once;
+    check_width_literals(module, options, values, once, report);
+    for (const ir::Function& function : module.functions()) {
+      for (const ir::Block& block : function.blocks) {
+        for (const ir::Instruction& instruction : block.instructions) {
+          check_builtin_literal(module, options, instruction, once, report);
+          check_first_invocations(module, options, instruction, once, report);
+        }
+      }
+    }
+  }
+
+ private:
+  // One finding per source line and construct, however often inlining copied it.
+  struct Once {
+    std::set<std::tuple<std::string, uint32_t, std::string>> reported;
+    bool first_time(const Location& at, const std::string& what) { return reported.emplace(at.file, at.line, what).second; }
+  };
+
+  static void check_width_literals(const Module& module, const RuleOptions& options, const SubgroupValues& values,
+                                   Once& once, Reporter& report) {
+    for (const WidthLiteral& literal : width_literals(module)) {
+      if (checked_for_width(module, *literal.instruction, literal.width)) continue;
+      Failures failures = other_widths(options.targets, literal.width);
+      if (failures.empty()) continue;
+      auto use = subgroup_use(module, values, literal.instruction->result_id());
+      if (!use) continue;
+      Location at = at_literal(module, *literal.instruction, literal.literal);
+      std::string what = fmt::format("'{}' on {}", literal.spelling, invocation_name(module, literal.invocation));
+      if (!once.first_time(at, what)) continue;
+      auto diagnostic = report.at(std::move(at), message(what, literal.width, failures));
+      explain_use(module, diagnostic, *use);
+      diagnostic.fix_title(fix(module, literal.lane));
+    }
+  }
+
+  static void check_builtin_literal(const Module& module, const RuleOptions& options,
+                                    const ir::Instruction& instruction, Once& once, Reporter& report) {
+    auto found = builtin_literal(module, instruction);
+    if (!found || checked_for_width(module, instruction, found->width)) return;
+    Failures failures = other_widths(options.targets, found->width);
+    if (failures.empty()) return;
+    Location at = at_literal(module, instruction, found->literal);
+    if (!once.first_time(at, found->what)) return;
+    bool last_lane = instruction.opcode() == Op::OpIEqual || instruction.opcode() == Op::OpINotEqual;
+    std::string size = subgroup_builtin_name(module, spv::BuiltIn::SubgroupSize);
+    report.at(std::move(at), message(found->what, found->width, failures))
+        .fix_title(last_lane ? fmt::format("compare with {} - 1", size) : fmt::format("multiply by {}", size));
+  }
+
+  static void check_first_invocations(const Module& module, const RuleOptions& options,
+                                      const ir::Instruction& instruction, Once& once, Reporter& report) {
+    auto found = first_invocations(module, instruction);
+    if (!found || checked_for_width(module, instruction, found->width)) return;
+    Failures narrower;
+    for (const auto& failure : other_widths(options.targets, found->width)) {
+      if (failure.second.min < found->width) narrower.push_back(failure);
+    }
+    if (narrower.empty()) return;
+    Location at = at_literal(module, instruction, found->literal);
+    std::string what = fmt::format("'{}' on {}, taking the first {} invocations for one subgroup,", found->spelling,
+                                   invocation_name(module, found->invocation), found->width);
+    if (!once.first_time(at, what)) return;
+    report.at(std::move(at), message(what, found->width, narrower, "narrower ones"))
+        .note(*found->operation, "the subgroup operation here then spans several subgroups")
+        .fix_title(module.is_hlsl() ? "select the first wave with an index over WaveGetLaneCount()"
+                                    : "select the first subgroup with gl_SubgroupID == 0");
+  }
+
+ private:
+  static std::string fix(const Module& module, bool lane) {
+    if (module.is_hlsl()) {
+      return lane ? "use WaveGetLaneIndex() for the lane, and WaveGetLaneCount() for the width"
+                  : "divide by WaveGetLaneCount() instead of a literal width";
+    }
+    return lane ? "use gl_SubgroupInvocationID for the lane, and gl_SubgroupSize for the width"
+                : "use gl_SubgroupID and gl_NumSubgroups, or divide by gl_SubgroupSize";
+  }
+};
+
+KLINT_REGISTER_RULE(SubgroupSizeAssumed);
+
+}  // namespace
+}  // namespace klint
