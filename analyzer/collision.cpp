@@ -123,8 +123,39 @@ const std::vector<int64_t>* CollisionFinder::iteration_values(uint32_t phi) cons
   return &*it->second;
 }
 
+std::optional<std::vector<Assignment>> CollisionFinder::iterations(const MemoryAccess& access) const {
+  if (!access.offset) return std::nullopt;
+  std::set<Symbol> inductions;
+  for (Symbol symbol : access.offset->symbols()) {
+    if (symbol.kind != Symbol::Kind::Induction) continue;
+    if (!iteration_values(symbol.id)) return std::nullopt;
+    inductions.insert(symbol);
+  }
+  for (const Constraint& guard : accesses_.guards(access.block)) {
+    for (Symbol symbol : guard.expression.symbols()) {
+      if (symbol.kind == Symbol::Kind::Induction && iteration_values(symbol.id)) inductions.insert(symbol);
+    }
+  }
+  std::vector<Assignment> combinations{{}};
+  for (Symbol symbol : inductions) {
+    std::vector<Assignment> next;
+    const std::vector<int64_t>& sequence = *iteration_values(symbol.id);
+    for (const Assignment& partial : combinations) {
+      for (int64_t value : sequence) {
+        Assignment extended = partial;
+        extended[symbol] = value;
+        next.push_back(std::move(extended));
+      }
+    }
+    combinations = std::move(next);
+    if (combinations.size() > kMaxCombinations) return std::nullopt;
+  }
+  return combinations;
+}
+
 std::vector<std::optional<int64_t>> CollisionFinder::offsets(const MemoryAccess& access,
-                                                             const Assignment& loop_values) const {
+                                                             const Assignment& loop_values,
+                                                             bool unknown_guards_hold) const {
   std::vector<std::optional<int64_t>> result(state_->invocations.size());
   if (!access.offset) return result;
   const auto& guards = accesses_.guards(access.block);
@@ -135,7 +166,11 @@ std::vector<std::optional<int64_t>> CollisionFinder::offsets(const MemoryAccess&
     for (const Constraint& guard : guards) {
       if (guard.same_in_subgroup) continue;
       std::optional<int64_t> value = values_.evaluate(guard.expression, assignment);
-      if (!value) continue;  // unknown: may hold
+      if (!value) {
+        if (unknown_guards_hold) continue;
+        runs = false;
+        break;
+      }
       if (guard.equality ? *value != 0 : *value < 0) {
         runs = false;
         break;

@@ -43,8 +43,14 @@ class CollisionFinder {
                                 const std::vector<const Loop*>& independent) const;
 
   // The invocations' offsets for one access (nullopt where the access does not
-  // run or the offset is unknown), with the loop values given.
-  std::vector<std::optional<int64_t>> offsets(const MemoryAccess& access, const Assignment& loop_values) const;
+  // run or the offset is unknown), with the loop values given. A guard klint
+  // cannot evaluate holds, or, with `unknown_guards_hold` false, fails.
+  std::vector<std::optional<int64_t>> offsets(const MemoryAccess& access, const Assignment& loop_values,
+                                              bool unknown_guards_hold = true) const;
+  // Every combination of values of the enumerable induction variables that
+  // the access's offset and guards mention; nullopt when its offset mentions
+  // one that klint cannot enumerate, or there are too many.
+  std::optional<std::vector<Assignment>> iterations(const MemoryAccess& access) const;
   // The values an induction variable takes, when its loop has constant bounds.
   const std::vector<int64_t>* iteration_values(uint32_t phi) const;
 

@@ -189,25 +189,27 @@ SymbolicValues::SymbolicValues(const Module& module, const ir::Function& functio
       }
       const ir::Instruction* update = induction.update ? module.def(induction.update) : nullptr;
       if (!complete || !induction.initial || !update || update->operands().size() < 4) continue;
+      // SSA threads the variable through inner loops and merges as phis of itself.
+      auto is_phi = [&](uint32_t id) { return id == phi.result_id() || copied_value(module, id) == phi.result_id(); };
       uint32_t left = update->word(2), right = update->word(3);
       switch (update->opcode()) {
         case Op::OpIAdd:
-          if (left != phi.result_id() && right != phi.result_id()) continue;
+          if (!is_phi(left) && !is_phi(right)) continue;
           induction.step = Induction::Step::Add;
-          induction.step_value = left == phi.result_id() ? right : left;
+          induction.step_value = is_phi(left) ? right : left;
           break;
         case Op::OpIMul:
-          if (left != phi.result_id()) continue;
+          if (!is_phi(left)) continue;
           induction.step = Induction::Step::Multiply;
           induction.step_value = right;
           break;
         case Op::OpShiftRightLogical: case Op::OpShiftRightArithmetic:
-          if (left != phi.result_id()) continue;
+          if (!is_phi(left)) continue;
           induction.step = Induction::Step::ShiftRight;
           induction.step_value = right;
           break;
         case Op::OpUDiv: case Op::OpSDiv:
-          if (left != phi.result_id()) continue;
+          if (!is_phi(left)) continue;
           induction.step = Induction::Step::Divide;
           induction.step_value = right;
           break;
@@ -699,6 +701,28 @@ std::optional<int64_t> SymbolicValues::evaluate_definition(uint32_t id, const As
   }
 }
 
+// An OpName, or for a load of a block member (a push constant, a uniform) the
+// member's name, or "%id".
+std::string SymbolicValues::value_name(uint32_t id) const {
+  std::string name = module_.name(id);
+  if (name.empty() || name[0] != '%') return name;
+  const ir::Instruction* load = module_.def(id);
+  if (!load || load->opcode() != Op::OpLoad) return name;
+  const ir::Instruction* chain = module_.def(load->word(2));
+  if (!chain || chain->opcode() != Op::OpAccessChain || chain->operands().size() < 4) return name;
+  const ir::Instruction* variable = module_.def(chain->word(2));
+  const ir::Instruction* pointer = variable ? module_.def(variable->type_id()) : nullptr;
+  auto member = module_.constant_value(chain->word(3));
+  if (!pointer || !member) return name;
+  uint32_t block = pointer->word(2);
+  for (const ir::Instruction& global : module_.ir().globals) {
+    if (global.opcode() == Op::OpMemberName && global.word(0) == block && global.word(1) == *member) {
+      return global.string(2);
+    }
+  }
+  return name;
+}
+
 std::string SymbolicValues::describe(Symbol symbol) const {
   static constexpr const char* kAxes[] = {"x", "y", "z"};
   switch (symbol.kind) {
@@ -709,7 +733,7 @@ std::string SymbolicValues::describe(Symbol symbol) const {
     case Symbol::Kind::NumWorkgroups: return fmt::format("gl_NumWorkGroups.{}", kAxes[symbol.id % 3]);
     case Symbol::Kind::SubgroupSize: return "gl_SubgroupSize";
     case Symbol::Kind::NumSubgroups: return "gl_NumSubgroups";
-    case Symbol::Kind::Induction: case Symbol::Kind::Value: return module_.name(symbol.id);
+    case Symbol::Kind::Induction: case Symbol::Kind::Value: return value_name(symbol.id);
   }
   return "?";
 }

@@ -131,6 +131,7 @@ class SymbolicValues {
   std::optional<Polynomial> builtin_value(spv::BuiltIn builtin, uint32_t component) const;
   std::optional<Polynomial> stored_component(uint32_t pointer) const;
   uint32_t first_constant_load(const ir::Instruction& load) const;
+  std::string value_name(uint32_t id) const;
   std::optional<Polynomial> divide(const Polynomial& p, int64_t divisor, bool remainder) const;
   std::optional<int64_t> evaluate(const Polynomial& polynomial, const Assignment& assignment, int depth) const;
   std::optional<int64_t> evaluate_definition(uint32_t id, const Assignment& assignment, int depth) const;

@@ -3,7 +3,7 @@
 // tid >= D must contribute zero to the reduction, not garbage". Returning early
 // instead leaves the barriers below to only some invocations of the workgroup:
 // the kernel hangs or reads partial sums that were never written.
-// klint: barrier-in-divergent-control-flow
+// klint: barrier-in-divergent-control-flow, uninitialized-shared-read
 layout(local_size_x = 256) in;
 layout(binding = 0) readonly buffer X { float x[]; };
 layout(binding = 1) readonly buffer W { float w[]; };

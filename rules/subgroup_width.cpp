@@ -461,6 +461,8 @@ bool checked_for_width(const Module& module, const ir::Instruction& instruction,
       auto builtin = loaded_builtin(module, comparison->word(2 + side));
       auto literal = literal_value(module, comparison->word(3 - side));
       if (builtin && builtin->builtin == spv::BuiltIn::SubgroupSize && literal == width) return true;
+      // `tid < gl_SubgroupSize && tid < 32`: the real width already bounds it.
+      if (builtin && builtin->builtin == spv::BuiltIn::SubgroupSize) return true;
     }
   }
   return false;

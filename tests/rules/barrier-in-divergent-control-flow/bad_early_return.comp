@@ -15,7 +15,7 @@ void main() {
     partial[tid] = v * v;
     barrier();  // expect: barrier-in-divergent-control-flow "gl_LocalInvocationID"
     for (uint s = 128; s > 0; s >>= 1) {
-        if (tid < s) partial[tid] += partial[tid + s];
+        if (tid < s) partial[tid] += partial[tid + s];  // expect: uninitialized-shared-read "reads partial[255], which no invocation writes before it when D = 255"
         barrier();  // expect: barrier-in-divergent-control-flow
     }
     y[row * D + tid] = v * inversesqrt(partial[0] / float(D) + eps);

@@ -12,5 +12,5 @@ void publish(uint slot, float value) {
 
 void main() {
     if (gl_SubgroupInvocationID < 8) publish(gl_LocalInvocationID.x, data[gl_GlobalInvocationID.x]);
-    data[gl_GlobalInvocationID.x] = cache[31 - gl_LocalInvocationID.x];
+    data[gl_GlobalInvocationID.x] = cache[31 - gl_LocalInvocationID.x];  // expect: uninitialized-shared-read "invocation 0 reads cache[31]"
 }

@@ -17,6 +17,7 @@ void main() {
         thread_sum += input_[i];
     }
     thread_sum = subgroupAdd(thread_sum);
+    // expect@+1: subgroup-count-assumed "gl_SubgroupID runs past the 8 elements of 'shared_sums'"
     if (subgroupElect()) shared_sums[gl_SubgroupID] = thread_sum;
     barrier();
     if (gl_LocalInvocationID.x == 0) {

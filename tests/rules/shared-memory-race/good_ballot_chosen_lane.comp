@@ -6,21 +6,22 @@
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 layout(local_size_x = 128) in;
+layout(constant_id = 0) const uint SUBGROUP_SIZE = 32;  // the host sets the device's width
 layout(binding = 0) buffer D { uint keys[]; };
 layout(push_constant) uniform P { uint limit; };
-shared uint counts[32];
+shared uint counts[SUBGROUP_SIZE];
 shared int chosen;
 
 void main() {
     uint tid = gl_LocalInvocationID.x;
-    if (tid < 32) counts[tid] = 0;
+    if (tid < SUBGROUP_SIZE) counts[tid] = 0;
     barrier();
-    atomicAdd(counts[keys[gl_GlobalInvocationID.x] % 32], 1);
+    atomicAdd(counts[keys[gl_GlobalInvocationID.x] % SUBGROUP_SIZE], 1);
     barrier();
-    if (tid < gl_SubgroupSize && tid < 32) {
-        uint running = subgroupInclusiveAdd(counts[31 - tid]);
+    if (tid < SUBGROUP_SIZE) {
+        uint running = subgroupInclusiveAdd(counts[SUBGROUP_SIZE - 1 - tid]);
         uint lane = subgroupBallotFindLSB(subgroupBallot(running >= limit));
-        if (tid == lane) chosen = int(31 - lane);
+        if (tid == lane) chosen = int(SUBGROUP_SIZE - 1 - lane);
     }
     barrier();
     keys[gl_GlobalInvocationID.x] = uint(chosen);

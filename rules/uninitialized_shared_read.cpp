@@ -1,0 +1,296 @@
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "analyzer/accesses.h"
+#include "analyzer/collision.h"
+#include "rules/rule.h"
+#include "rules/shared_access_text.h"
+
+namespace klint {
+namespace {
+
+constexpr RuleInfo kInfo{
+    .id = "uninitialized-shared-read",
+    .category = Category::Correctness,
+    .default_severity = Severity::Error,
+    .summary = "read of workgroup-memory elements that no invocation wrote",
+    .doc = R"md(
+## What it finds
+A read of a `shared` (`groupshared`, Workgroup) element that no invocation of
+the workgroup writes before it. Workgroup memory starts out undefined, so the
+read returns garbage. The usual cause is a reduction or a stencil that reads
+more elements than the invocations filled:
+- the seeds' "threads with `tid >= D` must contribute zero, not garbage":
+  `if (tid < n) s[tid] = x[tid];` followed by a tree reduction over the whole
+  workgroup, so that when `n` is smaller than the workgroup the upper slots
+  are never written;
+- a halo that only some invocations load;
+- an array sized for more invocations than the workgroup has.
+
+klint evaluates each write and read for every invocation and every iteration
+of loops with constant bounds. A bound from a push constant or a buffer that
+guards the writes (`tid < n`) is tried at a few values around the workgroup
+size; the finding names the value at which the read goes uncovered.
+
+## Why it matters
+The garbage is whatever the previous workgroup on that compute unit left
+behind: a sum that is right on one GPU, or when the row length is a multiple
+of the workgroup size, and wrong everywhere else.
+
+## Bad
+```glsl
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { float x[]; };
+layout(push_constant) uniform P { uint n; };
+shared float s[64];
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    if (tid < n) s[tid] = x[tid];
+    barrier();
+    for (uint stride = 32; stride > 0; stride >>= 1) {
+        if (tid < stride) s[tid] += s[tid + stride];   // s[n..63] were never written
+        barrier();
+    }
+    if (tid == 0) x[0] = s[0];
+}
+```
+
+## Fix
+```glsl
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { float x[]; };
+layout(push_constant) uniform P { uint n; };
+shared float s[64];
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    s[tid] = tid < n ? x[tid] : 0.0;                    // idle invocations contribute zero
+    barrier();
+    for (uint stride = 32; stride > 0; stride >>= 1) {
+        if (tid < stride) s[tid] += s[tid + stride];
+        barrier();
+    }
+    if (tid == 0) x[0] = s[0];
+}
+```
+
+## Exceptions
+- Writes and reads whose index klint cannot evaluate (an index from a buffer,
+  a loop bound from a push constant that the index depends on) count as
+  covering everything: the rule stays silent rather than guess.
+- Conditions on the writes that klint cannot evaluate and that do not compare
+  an invocation id with a uniform bound (`if (x[tid] > 0)`) are taken to hold;
+  reads under such conditions are not checked.
+- Only "since the workgroup started" is checked: an element written, then
+  reused for something else after a barrier, counts as written.
+)md",
+};
+
+using Values = Assignment;
+
+// A uniform value that bounds which invocations write (`tid < n`): the rule
+// tries it at a few values around the workgroup size.
+std::vector<Symbol> write_bounds(const Module& module, const ir::Function& function,
+                                 const std::vector<const MemoryAccess*>& writes) {
+  const SymbolicValues& values = module.symbolic(function);
+  const Accesses& accesses = module.accesses(function);
+  std::set<Symbol> bounds;
+  for (const MemoryAccess* write : writes) {
+    for (const Constraint& guard : accesses.guards(write->block)) {
+      std::vector<Symbol> symbols = guard.expression.symbols();
+      bool per_invocation = std::any_of(symbols.begin(), symbols.end(),
+                                        [&](Symbol s) { return values.per_invocation(s); });
+      if (!per_invocation || guard.same_in_subgroup) continue;
+      for (Symbol symbol : symbols) {
+        if (symbol.kind == Symbol::Kind::Value && !values.per_invocation(symbol) &&
+            !values.evaluate(Polynomial::symbol(symbol), {})) {
+          bounds.insert(symbol);
+        }
+      }
+    }
+  }
+  return {bounds.begin(), bounds.end()};
+}
+
+std::vector<Values> bound_values(const std::vector<Symbol>& bounds, int64_t invocations) {
+  std::vector<Values> combinations{{}};
+  std::vector<int64_t> tries{1, invocations / 2, invocations - 1, invocations, 4 * invocations};
+  // Largest first: the finding names the largest bound that leaves a gap.
+  std::sort(tries.begin(), tries.end(), std::greater<>());
+  tries.erase(std::unique(tries.begin(), tries.end()), tries.end());
+  for (Symbol bound : bounds) {
+    std::vector<Values> next;
+    for (const Values& partial : combinations) {
+      for (int64_t value : tries) {
+        if (value < 1) continue;
+        Values extended = partial;
+        extended[bound] = value;
+        next.push_back(std::move(extended));
+      }
+    }
+    combinations = std::move(next);
+  }
+  return combinations;
+}
+
+// Blocks reachable from each block (itself included only through a cycle).
+std::vector<std::vector<bool>> reachability(const Cfg& cfg) {
+  std::vector<std::vector<bool>> reach(cfg.size(), std::vector<bool>(cfg.size(), false));
+  for (uint32_t from = 0; from < cfg.size(); ++from) {
+    std::vector<uint32_t> work(cfg.successors(from).begin(), cfg.successors(from).end());
+    while (!work.empty()) {
+      uint32_t block = work.back();
+      work.pop_back();
+      if (reach[from][block]) continue;
+      reach[from][block] = true;
+      for (uint32_t next : cfg.successors(block)) work.push_back(next);
+    }
+  }
+  return reach;
+}
+
+struct Uncovered {
+  CollidingInvocation reader;
+  Values bounds;
+};
+
+class UninitializedSharedRead final : public Rule {
+ public:
+  const RuleInfo& info() const override { return kInfo; }
+
+  void check(const Module& module, const RuleOptions&, Reporter& report) const override {
+    for (const EntryPoint& entry : module.entry_points()) {
+      if (entry.model != spv::ExecutionModel::GLCompute || !entry.function) continue;
+      const ir::Function& function = *entry.function;
+      const Accesses& accesses = module.accesses(function);
+      CollisionFinder finder(module, function);
+      auto reach = reachability(module.cfg(function));
+      std::set<uint32_t> variables;
+      for (const MemoryAccess& access : accesses.all()) {
+        if (access.storage == spv::StorageClass::Workgroup) variables.insert(access.variable);
+      }
+      for (uint32_t variable : variables) check_variable(module, function, entry, finder, reach, variable, report);
+    }
+  }
+
+ private:
+  static void check_variable(const Module& module, const ir::Function& function, const EntryPoint& entry,
+                             const CollisionFinder& finder, const std::vector<std::vector<bool>>& reach,
+                             uint32_t variable, Reporter& report) {
+    const Accesses& accesses = module.accesses(function);
+    std::vector<const MemoryAccess*> writes, reads;
+    for (const MemoryAccess& access : accesses.all()) {
+      if (access.variable != variable || access.storage != spv::StorageClass::Workgroup) continue;
+      (access.kind == MemoryAccess::Kind::Read ? reads : writes).push_back(&access);
+    }
+    const ir::Instruction* def = module.def(variable);
+    const ir::Instruction* pointer = def ? module.def(def->type_id()) : nullptr;
+    std::optional<uint64_t> size = pointer ? module.type_size(pointer->word(2)) : std::nullopt;
+    if (!size || *size == 0 || *size > (1u << 20)) return;
+    // A write klint cannot evaluate may cover anything.
+    for (const MemoryAccess* write : writes) {
+      if (!write->offset || !write->width || !finder.iterations(*write)) return;
+    }
+    std::vector<Symbol> bounds = write_bounds(module, function, writes);
+    if (bounds.size() > 2) return;
+    auto precedes = [&](const MemoryAccess& write, const MemoryAccess& read) {
+      if (write.block == read.block && write.position < read.position) return true;
+      return static_cast<bool>(reach[write.block][read.block]);
+    };
+    std::vector<Values> tries = bound_values(bounds, static_cast<int64_t>(module.symbolic(function).invocations()));
+    std::set<std::pair<std::string, uint32_t>> lines;  // one finding per source line
+    for (const MemoryAccess* read : reads) {
+      if (!read->offset || !read->width) continue;
+      Location location = module.nearest_location(*read->instruction);
+      if (lines.count({location.file, location.line})) continue;
+      std::optional<std::vector<Values>> iterations = finder.iterations(*read);
+      if (!iterations) continue;
+      for (const Values& bound : tries) {
+        std::vector<bool> covered(*size, false);
+        std::vector<const MemoryAccess*> before;
+        for (const MemoryAccess* write : writes) {
+          if (!precedes(*write, *read)) continue;
+          before.push_back(write);
+          cover(finder, *write, bound, covered);
+        }
+        if (auto uncovered = first_uncovered(finder, *read, *iterations, bound, covered)) {
+          report_read(module, entry, report, *read, before, *uncovered, bound);
+          lines.insert({location.file, location.line});
+          break;
+        }
+      }
+    }
+  }
+
+  static void cover(const CollisionFinder& finder, const MemoryAccess& write, const Values& bound,
+                    std::vector<bool>& covered) {
+    std::optional<std::vector<Values>> iterations = finder.iterations(write);
+    for (Values values : *iterations) {
+      values.insert(bound.begin(), bound.end());
+      for (const std::optional<int64_t>& offset : finder.offsets(write, values, true)) {
+        if (!offset) continue;
+        for (int64_t byte = std::max<int64_t>(*offset, 0);
+             byte < *offset + static_cast<int64_t>(write.width) && byte < static_cast<int64_t>(covered.size()); ++byte) {
+          covered[static_cast<size_t>(byte)] = true;
+        }
+      }
+    }
+  }
+
+  static std::optional<Uncovered> first_uncovered(const CollisionFinder& finder, const MemoryAccess& read,
+                                                  const std::vector<Values>& iterations, const Values& bound,
+                                                  const std::vector<bool>& covered) {
+    for (Values values : iterations) {
+      values.insert(bound.begin(), bound.end());
+      std::vector<std::optional<int64_t>> offsets = finder.offsets(read, values, false);
+      for (uint32_t invocation = 0; invocation < offsets.size(); ++invocation) {
+        const auto& offset = offsets[invocation];
+        // Out-of-bounds reads are another matter; only bytes of the variable count.
+        if (!offset || *offset < 0 || *offset + static_cast<int64_t>(read.width) > static_cast<int64_t>(covered.size())) {
+          continue;
+        }
+        for (int64_t byte = *offset; byte < *offset + static_cast<int64_t>(read.width); ++byte) {
+          if (covered[static_cast<size_t>(byte)]) continue;
+          Uncovered result;
+          result.reader.local_index = invocation;
+          result.reader.offset = *offset;
+          result.reader.loop_values.assign(values.begin(), values.end());
+          result.bounds = bound;
+          return result;
+        }
+      }
+    }
+    return std::nullopt;
+  }
+
+  static void report_read(const Module& module, const EntryPoint& entry, Reporter& report, const MemoryAccess& read,
+                          const std::vector<const MemoryAccess*>& writes, Uncovered uncovered, const Values& bound) {
+    const auto& size = module.symbolic(*entry.function).workgroup_size();
+    uint32_t index = uncovered.reader.local_index;
+    uncovered.reader.local_id = {static_cast<uint32_t>(index % size[0]), static_cast<uint32_t>(index / size[0] % size[1]),
+                                 static_cast<uint32_t>(index / (size[0] * size[1]))};
+    std::string element = element_text(module, read.variable, uncovered.reader.offset);
+    std::string when;
+    for (const auto& [symbol, value] : bound) {
+      when += fmt::format("{}{} = {}", when.empty() ? " when " : " and ", module.symbolic(*entry.function).describe(symbol),
+                          value);
+    }
+    std::string message = writes.empty()
+        ? fmt::format("invocation {} reads {}, but no invocation writes '{}' before this read",
+                      invocation_text(uncovered.reader, entry), element, module.name(read.variable))
+        : fmt::format("invocation {} reads {}, which no invocation writes before it{}",
+                      invocation_text(uncovered.reader, entry), element, when);
+    auto builder = report.at(*read.instruction, message);
+    if (!writes.empty()) {
+      builder.note(*writes.front()->instruction,
+                   fmt::format("'{}' is written here, but not at {}{}", module.name(read.variable), element, when));
+    }
+    builder.fix_title("write every element that is read (idle invocations store the identity, e.g. 0), or bound the read");
+  }
+};
+
+KLINT_REGISTER_RULE(UninitializedSharedRead);
+
+}  // namespace
+}  // namespace klint
