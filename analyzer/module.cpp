@@ -16,6 +16,7 @@ struct Module::FunctionAnalyses {
   std::unique_ptr<DominatorTree> post_dominators;
   std::unique_ptr<ControlDependence> control_dependence;
   std::unique_ptr<Uniformity> uniformity;
+  std::map<uint32_t, std::unique_ptr<Uniformity>> subgroup_uniformity;  // by max_subgroup_size
 };
 
 Module::Module(ir::Module ir, ModuleOrigin origin) : ir_(std::move(ir)), origin_(std::move(origin)) {
@@ -473,6 +474,15 @@ const Uniformity& Module::uniformity(const ir::Function& function) const {
   FunctionAnalyses& a = analyses(function);
   if (!a.uniformity) a.uniformity = std::make_unique<Uniformity>(*this, function);
   return *a.uniformity;
+}
+
+const Uniformity& Module::subgroup_uniformity(const ir::Function& function, uint32_t max_subgroup_size) const {
+  auto& slot = analyses(function).subgroup_uniformity[max_subgroup_size];
+  if (!slot) {
+    slot = std::make_unique<Uniformity>(*this, function,
+                                        UniformityScope{UniformityScope::Level::Subgroup, max_subgroup_size});
+  }
+  return *slot;
 }
 
 }  // namespace klint
