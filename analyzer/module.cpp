@@ -20,6 +20,7 @@ struct Module::FunctionAnalyses {
   std::unique_ptr<Uniformity> uniformity;
   std::unique_ptr<SymbolicValues> symbolic;
   std::unique_ptr<Accesses> accesses;
+  std::map<uint32_t, std::unique_ptr<Uniformity>> subgroup_uniformity;  // by max_subgroup_size
 };
 
 Module::Module(ir::Module ir, ModuleOrigin origin) : ir_(std::move(ir)), origin_(std::move(origin)) {
@@ -510,6 +511,15 @@ const Uniformity& Module::uniformity(const ir::Function& function) const {
   FunctionAnalyses& a = analyses(function);
   if (!a.uniformity) a.uniformity = std::make_unique<Uniformity>(*this, function);
   return *a.uniformity;
+}
+
+const Uniformity& Module::subgroup_uniformity(const ir::Function& function, uint32_t max_subgroup_size) const {
+  auto& slot = analyses(function).subgroup_uniformity[max_subgroup_size];
+  if (!slot) {
+    slot = std::make_unique<Uniformity>(*this, function,
+                                        UniformityScope{UniformityScope::Level::Subgroup, max_subgroup_size});
+  }
+  return *slot;
 }
 
 }  // namespace klint

@@ -117,9 +117,13 @@ class Module {
   const DominatorTree& dominators(const ir::Function& function) const;
   const DominatorTree& post_dominators(const ir::Function& function) const;
   const ControlDependence& control_dependence(const ir::Function& function) const;
+  // Uniformity across the invocations of a workgroup.
   const Uniformity& uniformity(const ir::Function& function) const;
   const SymbolicValues& symbolic(const ir::Function& function) const;
   const Accesses& accesses(const ir::Function& function) const;
+  // Uniformity across the invocations of a subgroup, on targets whose
+  // subgroups hold at most `max_subgroup_size` invocations (0: unknown).
+  const Uniformity& subgroup_uniformity(const ir::Function& function, uint32_t max_subgroup_size) const;
 
  private:
   struct FunctionAnalyses;

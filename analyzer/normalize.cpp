@@ -2,15 +2,23 @@
 
 #include <spirv-tools/optimizer.hpp>
 
-namespace klint {
+#include <spirv/unified1/spirv.hpp11>
 
-// Deliberately not here: merge-return and loop unrolling (they reshape the
-// control flow that barrier and uniformity findings point at), scalar
-// replacement (it splits the variables findings name), and aggressive DCE,
-// which would delete unused workgroup (shared) variables that rules about
-// shared memory budgets must still see.
-std::optional<std::vector<uint32_t>> normalize(const std::vector<uint32_t>& spirv, spv_target_env env,
-                                               std::string* error) {
+namespace klint {
+namespace {
+
+bool has_function_call(const std::vector<uint32_t>& spirv) {
+  for (size_t at = 5; at < spirv.size();) {
+    uint32_t count = spirv[at] >> 16;
+    if ((spirv[at] & 0xffffu) == static_cast<uint32_t>(spv::Op::OpFunctionCall)) return true;
+    if (count == 0) return false;
+    at += count;
+  }
+  return false;
+}
+
+std::optional<std::vector<uint32_t>> run(const std::vector<uint32_t>& spirv, spv_target_env env, bool merge_return,
+                                         std::string* error) {
   spvtools::Optimizer optimizer(env);
   std::string messages;
   optimizer.SetMessageConsumer(
@@ -19,6 +27,7 @@ std::optional<std::vector<uint32_t>> normalize(const std::vector<uint32_t>& spir
         if (!messages.empty()) messages += "; ";
         messages += message;
       });
+  if (merge_return) optimizer.RegisterPass(spvtools::CreateMergeReturnPass());
   optimizer.RegisterPass(spvtools::CreateInlineExhaustivePass())
       .RegisterPass(spvtools::CreateEliminateDeadFunctionsPass())
       .RegisterPass(spvtools::CreatePrivateToLocalPass())
@@ -38,6 +47,26 @@ std::optional<std::vector<uint32_t>> normalize(const std::vector<uint32_t>& spir
     return std::nullopt;
   }
   return result;
+}
+
+}  // namespace
+
+// Deliberately not here: loop unrolling (it reshapes the control flow that
+// barrier and uniformity findings point at), scalar replacement (it splits the
+// variables findings name), and aggressive DCE, which would delete unused
+// workgroup (shared) variables that rules about shared memory budgets must
+// still see. Merge-return reshapes control flow too, so it runs only when a
+// function that returns early was left uninlined: the inliner takes no such
+// function in SPIR-V 1.6, and glslang compiles every HLSL entry point into a
+// wrapper that calls the user's function, whose early `return` then hid the
+// divergence it causes from the analyses.
+std::optional<std::vector<uint32_t>> normalize(const std::vector<uint32_t>& spirv, spv_target_env env,
+                                               std::string* error) {
+  auto normalized = run(spirv, env, false, error);
+  if (normalized && has_function_call(*normalized)) {
+    if (auto merged = run(*normalized, env, true, nullptr); merged && !has_function_call(*merged)) return merged;
+  }
+  return normalized;
 }
 
 }  // namespace klint

@@ -50,7 +50,40 @@ bool is_subgroup_passthrough(const ir::Instruction& instruction) {
   }
 }
 
+// At subgroup scope, subgroup operations whose result is the same for every
+// invocation of the subgroup whatever their operands: a reduction combines
+// every active invocation's value into one, a broadcast hands out one
+// invocation's value, a vote or a ballot one answer for the subgroup.
+bool is_subgroup_wide(const ir::Instruction& instruction) {
+  switch (instruction.opcode()) {
+    case Op::OpGroupNonUniformBroadcast: case Op::OpGroupNonUniformBroadcastFirst:
+    case Op::OpGroupNonUniformAll: case Op::OpGroupNonUniformAny: case Op::OpGroupNonUniformAllEqual:
+    case Op::OpGroupNonUniformBallot:
+      return true;
+    case Op::OpGroupNonUniformIAdd: case Op::OpGroupNonUniformFAdd: case Op::OpGroupNonUniformIMul:
+    case Op::OpGroupNonUniformFMul: case Op::OpGroupNonUniformSMin: case Op::OpGroupNonUniformUMin:
+    case Op::OpGroupNonUniformFMin: case Op::OpGroupNonUniformSMax: case Op::OpGroupNonUniformUMax:
+    case Op::OpGroupNonUniformFMax: case Op::OpGroupNonUniformBitwiseAnd: case Op::OpGroupNonUniformBitwiseOr:
+    case Op::OpGroupNonUniformBitwiseXor: case Op::OpGroupNonUniformLogicalAnd: case Op::OpGroupNonUniformLogicalOr:
+    case Op::OpGroupNonUniformLogicalXor:
+      return static_cast<spv::GroupOperation>(instruction.word(3)) == spv::GroupOperation::Reduce;
+    default:
+      return false;
+  }
+}
+
+// Whether a subgroup operation's result differs between invocations whatever
+// its operands, at this scope.
+bool varies_whatever_operands(const ir::Instruction& instruction, UniformityScope::Level level) {
+  if (level == UniformityScope::Level::Subgroup && is_subgroup_wide(instruction)) return false;
+  return !is_subgroup_passthrough(instruction);
+}
+
 }  // namespace
+
+bool is_subgroup_uniform(spv::BuiltIn builtin) {
+  return is_workgroup_uniform(builtin) || builtin == spv::BuiltIn::SubgroupId;
+}
 
 bool is_workgroup_uniform(spv::BuiltIn builtin) {
   switch (builtin) {
@@ -85,8 +118,8 @@ const char* glsl_name(spv::BuiltIn builtin) {
   }
 }
 
-Uniformity::Uniformity(const Module& module, const ir::Function& function)
-    : module_(module), function_(function), blocks_(function.blocks.size(), nullptr) {
+Uniformity::Uniformity(const Module& module, const ir::Function& function, UniformityScope scope)
+    : module_(module), function_(function), scope_(scope), blocks_(function.blocks.size(), nullptr) {
   find_loops();
   seed();
   // Each step only ever marks more; the marks are finite, so this ends.
@@ -131,12 +164,13 @@ void Uniformity::seed() {
         const ir::Instruction* variable = root_variable(module_, instruction.word(2));
         if (!variable) continue;
         auto builtin = module_.builtin(variable->result_id());
-        if (builtin && !is_workgroup_uniform(*builtin)) {
-          mark(instruction.result_id(), {Divergence::Kind::BuiltIn, &instruction, builtin});
-        }
+        if (!builtin) continue;
+        bool uniform = scope_.level == UniformityScope::Level::Subgroup ? is_subgroup_uniform(*builtin)
+                                                                         : is_workgroup_uniform(*builtin);
+        if (!uniform) mark(instruction.result_id(), {Divergence::Kind::BuiltIn, &instruction, builtin});
       } else if (ir::is_atomic_with_result(op)) {
         mark(instruction.result_id(), {Divergence::Kind::Atomic, &instruction, {}});
-      } else if (ir::is_subgroup_operation(op) && !is_subgroup_passthrough(instruction)) {
+      } else if (ir::is_subgroup_operation(op) && varies_whatever_operands(instruction, scope_.level)) {
         mark(instruction.result_id(), {Divergence::Kind::Subgroup, &instruction, {}});
       }
     }
@@ -159,7 +193,15 @@ bool Uniformity::propagate_values() {
   compute_bases();
   for (const ir::Block& block : function_.blocks) {
     for (const ir::Instruction& instruction : block.instructions) {
-      if (may_cancel(instruction) && !cancels_out(instruction)) changed |= propagate_value(instruction);
+      if (!may_cancel(instruction) || cancels_out(instruction)) continue;
+      uint32_t index = 0;
+      if (auto split = index_split(instruction, &index)) {
+        // Whole subgroups on each side: every invocation of one agrees.
+        if (*split % scope_.max_subgroup_size == 0) continue;
+        changed |= mark(instruction.result_id(), {Divergence::Kind::IndexSplit, module_.def(index), {}, *split});
+        continue;
+      }
+      changed |= propagate_value(instruction);
     }
   }
   return changed;
@@ -176,10 +218,147 @@ bool Uniformity::propagate_value(const ir::Instruction& instruction) {
       }
     }
   }
+  if (!follows_operands(instruction)) return false;
   for (uint32_t input : instruction.input_ids()) {
     if (values_.count(input)) return mark(result, {Divergence::Kind::Operand, module_.def(input), {}});
   }
   return false;
+}
+
+bool Uniformity::follows_operands(const ir::Instruction& instruction) const {
+  if (!ir::is_subgroup_operation(instruction.opcode())) return true;
+  if (scope_.level == UniformityScope::Level::Subgroup && is_subgroup_wide(instruction)) return false;
+  // A shuffle of a uniform value reads that value from whichever lane; at
+  // subgroup scope, a shuffle from a lane the subgroup agrees on is a broadcast.
+  if (instruction.opcode() == Op::OpGroupNonUniformShuffle) {
+    bool from_agreed_lane = scope_.level == UniformityScope::Level::Subgroup && !values_.count(instruction.word(4));
+    return values_.count(instruction.word(3)) && !from_agreed_lane;
+  }
+  return true;
+}
+
+namespace {
+
+// The one store to a Function variable, or nullptr when there are several or
+// the variable escapes (is passed by pointer, or written through a chain).
+const ir::Instruction* single_store(const Module& module, const ir::Instruction& variable) {
+  if (static_cast<spv::StorageClass>(variable.word(2)) != spv::StorageClass::Function) return nullptr;
+  const ir::Instruction* store = nullptr;
+  for (const ir::Instruction* use : module.uses(variable.result_id())) {
+    if (!module.block_of(*use) || use->opcode() == Op::OpExtInst) continue;  // names, debug info
+    switch (use->opcode()) {
+      case Op::OpStore:
+        if (store || use->word(0) != variable.result_id()) return nullptr;
+        store = use;
+        break;
+      case Op::OpLoad:
+        break;
+      case Op::OpAccessChain: case Op::OpInBoundsAccessChain:
+        for (const ir::Instruction* access : module.uses(use->result_id())) {
+          if (access->opcode() != Op::OpLoad) return nullptr;
+        }
+        break;
+      default:
+        return nullptr;
+    }
+  }
+  return store;
+}
+
+}  // namespace
+
+bool Uniformity::is_subgroup_aligned_index(uint32_t id) const {
+  // gl_LocalInvocationIndex, or the x component of gl_LocalInvocationID or
+  // gl_GlobalInvocationID where x runs through whole subgroups: when the
+  // workgroup is one row, or its width is a multiple of the widest subgroup
+  // (a subgroup never spans workgroups, so global x is then aligned too).
+  std::optional<uint32_t> component;
+  for (int depth = 0; depth < 16; ++depth) {
+    const ir::Instruction* def = module_.def(id);
+    if (!def) return false;
+    switch (def->opcode()) {
+      case Op::OpCopyObject: case Op::OpBitcast: case Op::OpUConvert: case Op::OpSConvert:
+        id = def->word(2);
+        continue;
+      case Op::OpCompositeExtract:
+        if (component || def->operands().size() != 4) return false;
+        component = def->word(3);
+        id = def->word(2);
+        continue;
+      case Op::OpLoad:
+        break;
+      default:
+        return false;
+    }
+    uint32_t pointer = def->word(2);
+    const ir::Instruction* chain = module_.def(pointer);
+    if (chain && is_access_chain(chain->opcode()) && chain->opcode() != Op::OpCopyObject) {
+      if (component || chain->operands().size() != 4) return false;
+      auto constant = module_.constant_value(chain->word(3));
+      if (!constant) return false;
+      component = static_cast<uint32_t>(*constant);
+      pointer = chain->word(2);
+    }
+    const ir::Instruction* variable = module_.def(pointer);
+    if (!variable || variable->opcode() != Op::OpVariable) return false;
+    auto builtin = module_.builtin(variable->result_id());
+    if (!builtin) {
+      // A local written once, such as the copy of an HLSL entry point's
+      // parameter that SSA rewriting leaves behind: follow what was stored.
+      const ir::Instruction* store = single_store(module_, *variable);
+      if (!store) return false;
+      id = store->word(1);
+      continue;
+    }
+    if (builtin == spv::BuiltIn::LocalInvocationIndex) return !component;
+    if (component != 0u) return false;
+    if (builtin != spv::BuiltIn::LocalInvocationId && builtin != spv::BuiltIn::GlobalInvocationId) return false;
+    for (const EntryPoint& entry : module_.entry_points()) {
+      if (entry.function != &function_ || !entry.workgroup_size) continue;
+      const auto& size = *entry.workgroup_size;
+      if (size[0].spec_id || size[1].spec_id || size[2].spec_id) return false;
+      bool whole_rows = size[0].value % scope_.max_subgroup_size == 0;
+      bool one_row = size[1].value * size[2].value == 1;
+      return whole_rows || (one_row && builtin == spv::BuiltIn::LocalInvocationId);
+    }
+    return false;
+  }
+  return false;
+}
+
+std::optional<uint64_t> Uniformity::index_split(const ir::Instruction& comparison, uint32_t* index) const {
+  // `index < K` and `index >= K` split the indexes at K; `index <= K` and
+  // `index > K` at K + 1; with the operands swapped, the other way round.
+  if (scope_.level != UniformityScope::Level::Subgroup || scope_.max_subgroup_size == 0) return std::nullopt;
+  bool strict;
+  switch (comparison.opcode()) {
+    case Op::OpULessThan: case Op::OpSLessThan: case Op::OpUGreaterThanEqual: case Op::OpSGreaterThanEqual:
+      strict = true;
+      break;
+    case Op::OpULessThanEqual: case Op::OpSLessThanEqual: case Op::OpUGreaterThan: case Op::OpSGreaterThan:
+      strict = false;
+      break;
+    default:
+      return std::nullopt;
+  }
+  uint32_t a = comparison.word(2), b = comparison.word(3);
+  auto constant = [&](uint32_t id) -> std::optional<uint64_t> {
+    // Not a specialization constant: the application may set it to anything.
+    const ir::Instruction* def = module_.def(id);
+    if (!def || def->opcode() != Op::OpConstant) return std::nullopt;
+    auto value = module_.constant_value(id);
+    if (!value || *value >= (uint64_t{1} << 31)) return std::nullopt;  // negative, or past any workgroup
+    return value;
+  };
+  std::optional<uint64_t> bound;
+  if (auto k = constant(b); k && is_subgroup_aligned_index(a)) {
+    bound = strict ? *k : *k + 1;
+    *index = a;
+  } else if (auto k2 = constant(a); k2 && is_subgroup_aligned_index(b)) {
+    bound = strict ? *k2 + 1 : *k2;  // K < index is index > K
+    *index = b;
+  }
+  return bound;
 }
 
 namespace {
@@ -432,6 +611,7 @@ std::vector<const ir::Instruction*> Uniformity::chain(uint32_t id) const {
       case Divergence::Kind::Subgroup:
         return out;
       case Divergence::Kind::Operand:
+      case Divergence::Kind::IndexSplit:
         id = cause->result_id();
         break;
       case Divergence::Kind::Memory:  // the store: follow what made it divergent

@@ -1,5 +1,5 @@
 // Which values and blocks of a function may differ between the invocations of
-// one workgroup, and why.
+// one workgroup, or of one subgroup, and why.
 //
 // Sources of divergence are the per-invocation built-ins (local and global
 // invocation ids, subgroup ids and masks), atomic results, and memory written
@@ -10,6 +10,13 @@
 // push constants and workgroup memory are uniform: a value written by one
 // invocation and read by all after a barrier is the same for all of them, and
 // whether the barrier is there is the race rules' business, not this one's.
+//
+// At subgroup scope fewer values differ: the subgroup's id, and the results of
+// reductions, broadcasts, votes and ballots, are the same for every invocation
+// of one subgroup. So is a comparison of an invocation index against a bound
+// that is a multiple of the widest subgroup the shader may run with, assuming
+// (as every known driver does, though Vulkan does not promise it) that each
+// subgroup holds consecutive values of gl_LocalInvocationIndex.
 #pragma once
 
 #include <optional>
@@ -33,19 +40,35 @@ struct Divergence {
     Memory,       // loaded from memory that divergent values were stored to
     Join,         // a phi joining the paths of a divergent branch
     LoopExit,     // defined in a loop that invocations leave at different iterations
+    IndexSplit,   // subgroup scope: an invocation index compared against a bound inside a subgroup
   };
   Kind kind;
   // The instruction responsible: the load of the built-in, the atomic, the
-  // divergent operand's definition, the store, or the divergent branch.
+  // divergent operand's definition, the store, the divergent branch, or for
+  // Kind::IndexSplit the definition of the index.
   const ir::Instruction* cause = nullptr;
   std::optional<spv::BuiltIn> builtin;  // for Kind::BuiltIn
+  // For Kind::IndexSplit: the lowest index on the upper side of the comparison
+  // (32 for `index < 32` and for `index > 31`).
+  uint64_t split = 0;
+};
+
+// Among which invocations a value must agree to count as uniform.
+struct UniformityScope {
+  enum class Level { Workgroup, Subgroup };
+  Level level = Level::Workgroup;
+  // At subgroup level, the widest subgroup the shader may run with: a range of
+  // invocation indexes split at a multiple of it holds whole subgroups. 0
+  // trusts no split.
+  uint32_t max_subgroup_size = 0;
 };
 
 class Uniformity {
  public:
-  Uniformity(const Module& module, const ir::Function& function);
+  Uniformity(const Module& module, const ir::Function& function, UniformityScope scope = {});
 
-  // nullptr when the value is the same for all invocations of a workgroup.
+  // nullptr when the value is the same for all invocations of a workgroup (at
+  // subgroup scope: of a subgroup).
   const Divergence* value(uint32_t id) const;
   // The divergent branch (the terminator of a block with a divergent condition)
   // that decides whether invocations reach `block`, or nullptr.
@@ -61,6 +84,9 @@ class Uniformity {
   void seed();
   bool propagate_values();
   bool propagate_value(const ir::Instruction& instruction);
+  bool follows_operands(const ir::Instruction& instruction) const;
+  std::optional<uint64_t> index_split(const ir::Instruction& comparison, uint32_t* index) const;
+  bool is_subgroup_aligned_index(uint32_t id) const;
   static bool may_cancel(const ir::Instruction& instruction);
   void compute_bases();
   bool cancels_out(const ir::Instruction& instruction) const;
@@ -74,6 +100,7 @@ class Uniformity {
 
   const Module& module_;
   const ir::Function& function_;
+  UniformityScope scope_;
   std::unordered_map<uint32_t, Divergence> values_;
   std::unordered_map<uint32_t, const ir::Instruction*> variables_;  // tainted memory -> store
   std::vector<const ir::Instruction*> blocks_;                      // divergent branch by block
@@ -89,6 +116,8 @@ class Uniformity {
 
 // Whether a built-in holds the same value for every invocation of a workgroup.
 bool is_workgroup_uniform(spv::BuiltIn builtin);
+// Whether a built-in holds the same value for every invocation of a subgroup.
+bool is_subgroup_uniform(spv::BuiltIn builtin);
 // The GLSL name of a built-in, e.g. "gl_LocalInvocationID".
 const char* glsl_name(spv::BuiltIn builtin);
 

@@ -4,6 +4,8 @@
 #include <tuple>
 
 #include "analyzer/ir/opcodes.h"
+#include "analyzer/accesses.h"
+#include "analyzer/symbolic.h"
 #include "rules/rule.h"
 #include "rules/subgroup_width.h"
 #include "rules/target_limits.h"
@@ -247,6 +249,42 @@ std::vector<const ir::Instruction*> branches_on(const Module& module, uint32_t c
   return out;
 }
 
+// Whether the operation's result ends up where one invocation speaks for the
+// group: stored under `tid == 0` or `subgroupElect()`, or to one address for
+// all. Each invocation keeping its own subgroup's result assumes no width.
+bool taken_for_the_group(const Module& module, const ir::Instruction& operation) {
+  const ir::Block* block = module.block_of(operation);
+  const ir::Function* function = block ? module.function_of(*block) : nullptr;
+  if (!function) return false;
+  const SymbolicValues& values = module.symbolic(*function);
+  const Accesses& accesses = module.accesses(*function);
+  auto per_invocation = [&](const Polynomial& p) {
+    auto symbols = p.symbols();
+    return std::any_of(symbols.begin(), symbols.end(), [&](Symbol s) { return values.per_invocation(s); });
+  };
+  std::vector<uint32_t> work{operation.result_id()};
+  std::set<uint32_t> seen;
+  while (!work.empty() && seen.size() < 64) {
+    uint32_t id = work.back();
+    work.pop_back();
+    if (!seen.insert(id).second) continue;
+    for (const ir::Instruction* use : module.uses(id)) {
+      if (use->opcode() != Op::OpStore) {
+        if (use->result_id()) work.push_back(use->result_id());
+        continue;
+      }
+      for (const MemoryAccess& access : accesses.all()) {
+        if (access.instruction != use || access.kind != MemoryAccess::Kind::Write) continue;
+        if (access.offset && !per_invocation(*access.offset)) return true;
+        for (const Constraint& guard : accesses.guards(access.block)) {
+          if (guard.equality && per_invocation(guard.expression)) return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
 std::optional<FirstInvocations> first_invocations(const Module& module, const ir::Instruction& comparison) {
   if (comparison.operands().size() != 4) return std::nullopt;
   uint32_t invocation = 0, literal = 0;
@@ -266,7 +304,8 @@ std::optional<FirstInvocations> first_invocations(const Module& module, const ir
   auto id = invocation_id(module, invocation);
   if (!id || local_range(module, *id) <= width) return std::nullopt;
   for (const ir::Instruction* branch : branches_on(module, comparison.result_id())) {
-    if (const ir::Instruction* operation = decided_subgroup_code(module, nullptr, *branch)) {
+    const ir::Instruction* operation = decided_subgroup_code(module, nullptr, *branch);
+    if (operation && taken_for_the_group(module, *operation)) {
       std::string spelling = below ? fmt::format("<= {}", *value) : fmt::format("< {}", *value);
       return FirstInvocations{*id, static_cast<uint32_t>(width), *value, std::move(spelling), operation};
     }

@@ -97,6 +97,48 @@ void main() {
   EXPECT_EQ(testing::count_opcode(*normalized, kOpControlBarrier), 0u) << testing::disassemble(*normalized);
 }
 
+TEST(Normalize, InlinesHelpersThatReturnEarly) {
+  // The inliner takes no function with an early return in SPIR-V 1.6; merge-return
+  // runs first then, as for every HLSL entry point (glslang wraps it in a call).
+  const char* source = R"(#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Data { uint values[]; };
+uint clamped(uint i) {
+    if (i >= values.length()) return 0u;
+    return values[i];
+}
+void main() {
+    values[gl_LocalInvocationID.x] = clamped(gl_LocalInvocationID.x + 1u);
+}
+)";
+  std::vector<uint32_t> spirv = compile_glsl("early.comp", source);
+  ASSERT_EQ(testing::count_opcode(spirv, kOpFunctionCall), 1u);
+  std::string error;
+  auto normalized = normalize(spirv, SPV_ENV_VULKAN_1_3, &error);
+  ASSERT_TRUE(normalized.has_value()) << error;
+  EXPECT_EQ(testing::count_opcode(*normalized, kOpFunctionCall), 0u) << testing::disassemble(*normalized);
+  spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_3);
+  EXPECT_TRUE(tools.Validate(*normalized));
+}
+
+TEST(Normalize, KeepsEarlyReturnsWhenEverythingInlines) {
+  const char* source = R"(#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Data { uint values[]; };
+void main() {
+    if (gl_LocalInvocationID.x >= 10u) return;
+    values[gl_LocalInvocationID.x] = 1u;
+}
+)";
+  constexpr uint32_t kOpReturn = 253;
+  std::vector<uint32_t> spirv = compile_glsl("return.comp", source);
+  ASSERT_EQ(testing::count_opcode(spirv, kOpReturn), 2u);
+  std::string error;
+  auto normalized = normalize(spirv, SPV_ENV_VULKAN_1_3, &error);
+  ASSERT_TRUE(normalized.has_value()) << error;
+  EXPECT_EQ(testing::count_opcode(*normalized, kOpReturn), 2u) << testing::disassemble(*normalized);
+}
+
 TEST(Normalize, InvalidModuleFailsWithMessage) {
   std::vector<uint32_t> spirv = compile_glsl("helper.comp", kHelperShader);
   spirv.resize(spirv.size() - 3);  // cut into the last instructions

@@ -11,13 +11,18 @@ namespace {
 struct Probe {
   bool divergent;
   std::optional<spv::BuiltIn> source;
+  uint64_t split = 0;  // where the condition splits the invocation indexes (Kind::IndexSplit)
 };
 
-std::vector<Probe> probe(const std::string& body, const std::string& declarations = "") {
+// At subgroup scope when `max_subgroup_size` is set (0 is a valid size: unknown).
+std::vector<Probe> probe(const std::string& body, const std::string& declarations = "",
+                         std::optional<uint32_t> max_subgroup_size = std::nullopt,
+                         const std::string& workgroup = "local_size_x = 64") {
   std::string source = "#version 450\n#extension GL_KHR_shader_subgroup_arithmetic : require\n"
                        "#extension GL_KHR_shader_subgroup_ballot : require\n"
                        "#extension GL_KHR_shader_subgroup_vote : require\n"
-                       "layout(local_size_x = 64) in;\n"
+                       "#extension GL_KHR_shader_subgroup_shuffle : require\n"
+                       "layout(" + workgroup + ") in;\n"
                        "layout(binding = 0) buffer Data { uint data[]; };\n"
                        "layout(push_constant) uniform P { uint n; };\n"
                        "shared uint tile[64];\n" +
@@ -26,12 +31,16 @@ std::vector<Probe> probe(const std::string& body, const std::string& declaration
   std::vector<Probe> out;
   if (!module) return out;
   for (const ir::Function& function : module->functions()) {
-    const Uniformity& uniformity = module->uniformity(function);
+    const Uniformity& uniformity = max_subgroup_size ? module->subgroup_uniformity(function, *max_subgroup_size)
+                                                     : module->uniformity(function);
     for (uint32_t b = 0; b < function.blocks.size(); ++b) {
       for (const ir::Instruction& i : function.blocks[b].instructions) {
         if (i.opcode() != spv::Op::OpControlBarrier) continue;
         const ir::Instruction* branch = uniformity.divergent_branch(b);
-        out.push_back({branch != nullptr, branch ? uniformity.source_builtin(branch->word(0)) : std::nullopt});
+        Probe p{branch != nullptr, branch ? uniformity.source_builtin(branch->word(0)) : std::nullopt};
+        const Divergence* condition = branch ? uniformity.value(branch->word(0)) : nullptr;
+        if (condition && condition->kind == Divergence::Kind::IndexSplit) p.split = condition->split;
+        out.push_back(p);
       }
     }
   }
@@ -225,6 +234,117 @@ void main() {
   ASSERT_NE(source, nullptr);
   EXPECT_EQ(source->kind, Divergence::Kind::BuiltIn);
   EXPECT_EQ(module->location(*chain.back()).line, 4u);
+}
+
+// Subgroup scope: a barrier here is only a probe of the block's uniformity.
+constexpr uint32_t kWidest = 128;
+
+TEST(SubgroupUniformity, SubgroupIdIsUniformInItsSubgroupOnly) {
+  std::string body = R"(
+    if (gl_SubgroupID == 0u) barrier();
+    if (gl_SubgroupInvocationID == 0u) barrier();
+    if (gl_LocalInvocationID.x == 3u) barrier();
+    if (gl_NumSubgroups > n && gl_SubgroupSize == 32u) barrier();
+    if (gl_WorkGroupID.x < 4u) barrier();)";
+  EXPECT_EQ(divergent(probe(body, "", kWidest)), (std::vector<bool>{false, true, true, false, false}));
+  EXPECT_EQ(divergent(probe(body)), (std::vector<bool>{true, true, true, false, false}));
+  EXPECT_EQ(probe(body, "", kWidest)[1].source, spv::BuiltIn::SubgroupLocalInvocationId);
+}
+
+TEST(SubgroupUniformity, ReductionsBroadcastsVotesAndBallotsAgreeAcrossTheSubgroup) {
+  std::string body = R"(
+    uint tid = gl_LocalInvocationID.x;
+    if (subgroupAdd(data[tid]) > 3u) barrier();
+    if (subgroupBroadcastFirst(tid) == 0u) barrier();
+    if (subgroupBroadcast(tid, 3u) == 0u) barrier();
+    if (subgroupAll(tid < 3u)) barrier();
+    if (subgroupBallotBitCount(subgroupBallot(tid < 5u)) > 2u) barrier();
+    if (subgroupShuffle(tid, n) == 1u) barrier();
+    if (subgroupShuffle(n, tid) == 1u) barrier();
+    if (subgroupMax(n) == 1u) barrier();)";
+  EXPECT_EQ(divergent(probe(body, "", kWidest)), (std::vector<bool>(8, false)));
+  // Across a workgroup, only those whose operands agree there too.
+  EXPECT_EQ(divergent(probe(body)), (std::vector<bool>{true, true, true, true, true, true, false, false}));
+}
+
+TEST(SubgroupUniformity, ScansElectionsAndShufflesDifferBetweenLanes) {
+  auto probes = probe(R"(
+    uint tid = gl_LocalInvocationID.x;
+    if (subgroupInclusiveAdd(1u) > 3u) barrier();
+    if (subgroupExclusiveMax(n) == 0u) barrier();
+    if (subgroupElect()) barrier();
+    if (subgroupShuffleXor(tid, 1u) == 0u) barrier();
+    if (subgroupShuffle(tid, gl_SubgroupInvocationID ^ 1u) == 0u) barrier();
+    if (subgroupBallotExclusiveBitCount(subgroupBallot(true)) == 0u) barrier();
+    if (subgroupShuffleXor(n, 1u) == 0u) barrier();)",
+                      "", kWidest);
+  EXPECT_EQ(divergent(probes), (std::vector<bool>{true, true, true, true, true, true, false}));
+}
+
+TEST(SubgroupUniformity, IndexRangesOfWholeSubgroupsAreUniform) {
+  std::string body = R"(
+    if (gl_LocalInvocationIndex < 128u) barrier();
+    if (gl_LocalInvocationIndex >= 256u) barrier();
+    if (gl_LocalInvocationIndex <= 127u) barrier();
+    if (255u < gl_LocalInvocationIndex) barrier();
+    if (gl_LocalInvocationID.x < 32u) barrier();
+    if (int(gl_LocalInvocationID.x) > 31) barrier();
+    if (gl_LocalInvocationIndex == 0u) barrier();
+    if (gl_LocalInvocationIndex < n) barrier();)";
+  auto widest_128 = probe(body, "", 128);
+  EXPECT_EQ(divergent(widest_128), (std::vector<bool>{false, false, false, false, true, true, true, true}));
+  ASSERT_EQ(widest_128.size(), 8u);
+  EXPECT_EQ(widest_128[4].split, 32u);
+  EXPECT_EQ(widest_128[5].split, 32u);
+  EXPECT_EQ(widest_128[4].source, spv::BuiltIn::LocalInvocationId);
+  EXPECT_EQ(widest_128[6].split, 0u);  // picks one invocation: no range
+  auto widest_32 = probe(body, "", 32);
+  EXPECT_EQ(divergent(widest_32), (std::vector<bool>{false, false, false, false, false, false, true, true}));
+  // An unknown width trusts no split, and a workgroup no index range.
+  EXPECT_EQ(divergent(probe(body, "", 0)), (std::vector<bool>(8, true)));
+  EXPECT_EQ(divergent(probe(body)), (std::vector<bool>(8, true)));
+}
+
+TEST(SubgroupUniformity, ComponentsOfInvocationIdsAlignOnlyWithWholeRows) {
+  // Rows of 16 on 32-wide subgroups: a subgroup holds two rows, so x < 16 is
+  // true in half of it, whatever the bound; the index still aligns.
+  std::string body = R"(
+    if (gl_LocalInvocationID.x < 32u) barrier();
+    if (gl_GlobalInvocationID.x < 64u) barrier();
+    if (gl_LocalInvocationIndex < 32u) barrier();
+    if (gl_LocalInvocationID.y < 1u) barrier();)";
+  EXPECT_EQ(divergent(probe(body, "", 32, "local_size_x = 16, local_size_y = 4")),
+            (std::vector<bool>{true, true, false, true}));
+  EXPECT_EQ(divergent(probe(body, "", 32, "local_size_x = 64, local_size_y = 2")),
+            (std::vector<bool>{false, false, false, true}));
+  // One row that is not a multiple of the subgroup: local x is the index,
+  // global x is not (the next workgroup starts mid-subgroup).
+  EXPECT_EQ(divergent(probe(body, "", 32, "local_size_x = 48")), (std::vector<bool>{false, true, false, true}));
+}
+
+TEST(SubgroupUniformity, TheFirstSubgroupCombinesThePartialSums) {
+  auto probes = probe(R"(
+    if (gl_SubgroupID == 0u) {
+      uint v = gl_SubgroupInvocationID < gl_NumSubgroups ? tile[gl_SubgroupInvocationID] : 0u;
+      v = subgroupAdd(v);
+      barrier();
+      for (uint s = gl_SubgroupInvocationID; s < gl_NumSubgroups; s += gl_SubgroupSize) barrier();
+      barrier();
+      if (v > 3u) barrier();
+    })",
+                      "", kWidest);
+  EXPECT_EQ(divergent(probes), (std::vector<bool>{false, true, false, false}));
+  EXPECT_EQ(probes[1].source, spv::BuiltIn::SubgroupLocalInvocationId);
+}
+
+TEST(SubgroupUniformity, EarlyReturnOnALaneValueMakesTheRestDivergent) {
+  auto probes = probe(R"(
+    if (gl_SubgroupID >= n) return;
+    barrier();
+    if (gl_LocalInvocationID.x >= n) return;
+    barrier();)",
+                      "", kWidest);
+  EXPECT_EQ(divergent(probes), (std::vector<bool>{false, true}));
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 #version 450
-// The read happens in a helper that returns early, which normalization does not
-// inline: the helper's accesses count at the call.
+// The read happens in a helper that returns early, which normalization inlines
+// only after merge-return: the read is reported inside the helper.
 layout(local_size_x = 64) in;
 layout(binding = 0) buffer Data { float x[]; };
 shared float tile[64];

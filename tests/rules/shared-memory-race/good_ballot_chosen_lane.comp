@@ -6,22 +6,22 @@
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 layout(local_size_x = 128) in;
-layout(constant_id = 0) const uint SUBGROUP_SIZE = 32;  // the host sets the device's width
 layout(binding = 0) buffer D { uint keys[]; };
 layout(push_constant) uniform P { uint limit; };
-shared uint counts[SUBGROUP_SIZE];
+shared uint counts[16];
 shared int chosen;
 
 void main() {
     uint tid = gl_LocalInvocationID.x;
-    if (tid < SUBGROUP_SIZE) counts[tid] = 0;
+    if (tid < 16) counts[tid] = 0;
     barrier();
-    atomicAdd(counts[keys[gl_GlobalInvocationID.x] % SUBGROUP_SIZE], 1);
+    atomicAdd(counts[keys[gl_GlobalInvocationID.x] % 16], 1);
     barrier();
-    if (tid < SUBGROUP_SIZE) {
-        uint running = subgroupInclusiveAdd(counts[SUBGROUP_SIZE - 1 - tid]);
-        uint lane = subgroupBallotFindLSB(subgroupBallot(running >= limit));
-        if (tid == lane) chosen = int(SUBGROUP_SIZE - 1 - lane);
+    if (gl_SubgroupID == 0) {
+        uint lane = gl_SubgroupInvocationID;
+        uint running = subgroupInclusiveAdd(lane < 16 ? counts[15 - lane] : 0);
+        uint found = subgroupBallotFindLSB(subgroupBallot(running >= limit));
+        if (lane == found) chosen = int(15 - found);
     }
     barrier();
     keys[gl_GlobalInvocationID.x] = uint(chosen);

@@ -1,0 +1,13 @@
+// HLSL: the count runs inside WaveIsFirstLane(), where one lane is active, so
+// it counts that lane alone instead of the wave.
+StructuredBuffer<float> input : register(t0);
+RWStructuredBuffer<uint> counter : register(u1);
+
+[numthreads(64, 1, 1)]
+void main(uint3 dtid : SV_DispatchThreadID) {
+    float v = input[dtid.x];
+    if (WaveIsFirstLane()) {
+        // expect@+1: subgroup-operation-in-divergent-control-flow "WaveActiveCountBits in control flow that depends on WaveIsFirstLane()"
+        InterlockedAdd(counter[0], WaveActiveCountBits(v > 0.0));
+    }
+}

@@ -1,0 +1,15 @@
+#version 450
+// Invocations past the end leave early: the mean divides the sum of the
+// lanes that stayed by every lane of the subgroup.
+#extension GL_KHR_shader_subgroup_arithmetic : require
+layout(local_size_x = 256) in;
+layout(binding = 0) buffer Data { float x[]; };
+layout(push_constant) uniform P { uint n; };
+
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= n) return;
+    // expect@+1: subgroup-operation-in-divergent-control-flow "subgroupAdd in control flow that depends on gl_GlobalInvocationID"
+    float mean = subgroupAdd(x[i]) / float(gl_SubgroupSize);
+    x[i] -= mean;
+}

@@ -1,0 +1,17 @@
+#version 450
+// A loop whose trip count differs between lanes: in its last iterations some
+// lanes have left, and the shuffle reads lanes that are no longer there.
+#extension GL_KHR_shader_subgroup_shuffle : require
+layout(local_size_x = 128) in;
+layout(binding = 0) buffer Data { float x[]; };
+layout(binding = 1) readonly buffer Counts { uint count[]; };
+
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    float acc = 0.0;
+    for (uint k = 0; k < count[i]; ++k) {
+        // expect@+1: subgroup-operation-in-divergent-control-flow "subgroupShuffle in control flow that depends on"
+        acc += subgroupShuffle(x[i + k], gl_SubgroupInvocationID ^ 1u);
+    }
+    x[i] = acc;
+}

@@ -1,0 +1,12 @@
+// HLSL: lanes past n return before the wave sum, which then covers the rest.
+StructuredBuffer<float> input : register(t0);
+RWStructuredBuffer<float> output : register(u1);
+cbuffer Params : register(b2) { uint n; };
+
+[numthreads(64, 1, 1)]
+void main(uint3 dtid : SV_DispatchThreadID) {
+    uint tid = dtid.x;
+    if (tid >= n) return;
+    float total = WaveActiveSum(input[tid]);  // expect: subgroup-operation-in-divergent-control-flow "WaveActiveSum"
+    output[tid] = input[tid] / total;
+}
