@@ -15,7 +15,7 @@ void main() {
     uint base = gl_GlobalInvocationID.x * K;
     for (uint k = 0; k < K; k += 4) {
         for (int r = 0; r < 4; ++r) {
-            sums[r] += a[base + k + uint(r)];
+            sums[r] += a[base + k + uint(r)];  // expect: uncoalesced-global-access "read 'a' K elements"
         }
     }
     for (int r = 0; r < 4; ++r) c[gl_GlobalInvocationID.x * 4 + uint(r)] = sums[r];

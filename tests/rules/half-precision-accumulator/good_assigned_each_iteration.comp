@@ -9,16 +9,15 @@
 layout(local_size_x = 64) in;
 layout(binding = 0) readonly buffer In { float16_t src[]; };
 layout(binding = 1) writeonly buffer Out { float dst[]; };
-layout(push_constant) uniform Params { uint count; };
+layout(push_constant) uniform Params { uint count; uint rows; };
 
 void main() {
-    uint base = gl_GlobalInvocationID.x * count;
     float16_t previous = float16_t(0.0);
     float16_t largest = float16_t(-65504.0);
     int16_t steps = int16_t(0);
     float sum = 0.0;
     for (uint i = 0; i < count; ++i) {
-        float16_t v = src[base + i];
+        float16_t v = src[i * rows + gl_GlobalInvocationID.x];
         float16_t delta = v - previous;
         previous = v;
         largest = max(largest, v);

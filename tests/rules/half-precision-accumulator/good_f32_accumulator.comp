@@ -16,7 +16,7 @@ void main() {
     vec4 acc = vec4(0.0);
     for (uint k = 0; k < K4; ++k) {
         f16vec4 x = a[row * K4 + k];
-        f16vec4 y = b[col * K4 + k];
+        f16vec4 y = b[k * N + col];  // B stored k-major: neighbours read neighbours
         acc = fma(vec4(x), vec4(y), acc);
     }
     float total = 0.0;

@@ -4,14 +4,14 @@
 StructuredBuffer<float> X : register(t0);
 StructuredBuffer<float> W : register(t1);
 RWStructuredBuffer<float> Y : register(u2);
-cbuffer Params : register(b3) { uint n; };
+cbuffer Params : register(b3) { uint n; uint rows; };
 
 [numthreads(64, 1, 1)]
 void main(uint3 id : SV_DispatchThreadID) {
     float acc = 0;
     min16float peak = 0;
     for (uint i = 0; i < n; ++i) {
-        min16float x = (min16float)X[id.x * n + i];
+        min16float x = (min16float)X[i * rows + id.x];
         acc += x * (min16float)W[i];
         peak = max(peak, abs(x));
     }

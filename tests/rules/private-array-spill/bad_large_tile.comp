@@ -13,5 +13,5 @@ void main() {
     for (uint k = 0; k < K; ++k) {
         [[unroll]] for (int r = 0; r < 32; ++r) tile[r] += a[(k * 32 + uint(r)) * 64 + gl_LocalInvocationID.x];
     }
-    [[unroll]] for (int r = 0; r < 32; ++r) c[gl_GlobalInvocationID.x * 32 + uint(r)] = tile[r];
+    [[unroll]] for (int r = 0; r < 32; ++r) c[gl_GlobalInvocationID.x * 32 + uint(r)] = tile[r];  // expect: uncoalesced-global-access "write 'c' 512 bytes apart"
 }

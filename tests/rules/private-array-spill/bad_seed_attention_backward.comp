@@ -16,10 +16,10 @@ void main() {
     float regQ[64];  // expect: private-array-spill "'regQ' of 64 floats (256 bytes) is indexed dynamically"
     float regO[64];  // expect: private-array-spill "'regO' of 64 floats (256 bytes)"
     for (uint d = 0; d < head_dim; ++d) {
-        regQ[d] = q[row * head_dim + d];
-        regO[d] = o[row * head_dim + d];
+        regQ[d] = q[row * head_dim + d];  // expect: uncoalesced-global-access "read 'q' head_dim elements"
+        regO[d] = o[row * head_dim + d];  // expect: uncoalesced-global-access "read 'o' head_dim elements"
     }
     float delta = 0.0;
-    for (uint d = 0; d < head_dim; ++d) delta += d_o[row * head_dim + d] * regO[d];
-    for (uint d = 0; d < head_dim; ++d) d_q[row * head_dim + d] = regQ[d] * delta;
+    for (uint d = 0; d < head_dim; ++d) delta += d_o[row * head_dim + d] * regO[d];  // expect: uncoalesced-global-access "read 'd_o' head_dim elements"
+    for (uint d = 0; d < head_dim; ++d) d_q[row * head_dim + d] = regQ[d] * delta;  // expect: uncoalesced-global-access "write 'd_q' head_dim elements"
 }

@@ -6,7 +6,7 @@ shared float shared_matrix[100 * 100];
 
 void main() {  // expect: shared-memory-over-limit "40000 bytes"
     uint row = gl_LocalInvocationID.x;
-    for (uint c = 0; c < 100; ++c) shared_matrix[row * 100 + c] = m[row * 100 + c];
+    for (uint c = 0; c < 100; ++c) shared_matrix[row * 100 + c] = m[row * 100 + c];  // expect: uncoalesced-global-access "read 'm' 400 bytes apart" // expect: shared-memory-bank-conflict "4-way"
     barrier();
-    for (uint c = 0; c < 100; ++c) m[row * 100 + c] = shared_matrix[c * 100 + row];
+    for (uint c = 0; c < 100; ++c) m[row * 100 + c] = shared_matrix[c * 100 + row];  // expect: uncoalesced-global-access "write 'm' 400 bytes apart"
 }
