@@ -15,7 +15,7 @@ void main() {
         barrier();
     }
     if (tid < 32) {
-        s[tid] += s[tid + 32];
+        s[tid] += s[tid + 32];  // expect: manual-subgroup-reduction "tree reduction over 's' runs within 32 invocations"
         // expect@+1: shared-memory-race "invocation 16 writes s[16] while invocation 0 reads it"
         s[tid] += s[tid + 16];
         s[tid] += s[tid + 8];   // expect: shared-memory-race "while invocation 0 reads it"
