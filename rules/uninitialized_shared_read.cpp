@@ -96,6 +96,9 @@ std::vector<Symbol> write_bounds(const Module& module, const ir::Function& funct
   const SymbolicValues& values = module.symbolic(function);
   const Accesses& accesses = module.accesses(function);
   std::set<Symbol> bounds;
+  // Values computed from the subgroup size evaluate like the invocation ids do.
+  Assignment known{{Symbol{Symbol::Kind::SubgroupSize}, CollisionFinder::kSubgroupSize},
+                   {Symbol{Symbol::Kind::NumSubgroups}, 1}};
   for (const MemoryAccess* write : writes) {
     for (const Constraint& guard : accesses.guards(write->block)) {
       std::vector<Symbol> symbols = guard.expression.symbols();
@@ -104,7 +107,7 @@ std::vector<Symbol> write_bounds(const Module& module, const ir::Function& funct
       if (!per_invocation || guard.same_in_subgroup) continue;
       for (Symbol symbol : symbols) {
         if (symbol.kind == Symbol::Kind::Value && !values.per_invocation(symbol) &&
-            !values.evaluate(Polynomial::symbol(symbol), {})) {
+            !values.evaluate(Polynomial::symbol(symbol), known)) {
           bounds.insert(symbol);
         }
       }

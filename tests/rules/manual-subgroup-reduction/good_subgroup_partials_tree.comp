@@ -5,15 +5,15 @@
 #extension GL_KHR_shader_subgroup_basic : require
 layout(local_size_x = 256) in;
 layout(binding = 0) buffer Data { float x[]; };
-shared float partial[8];
+shared float partial[64];  // one per subgroup, down to 4-wide ones
 
 void main() {
     uint tid = gl_LocalInvocationID.x;
     float sum = subgroupAdd(x[gl_GlobalInvocationID.x]);
-    if (subgroupElect() && gl_SubgroupID < 8) partial[gl_SubgroupID] = sum;
+    if (subgroupElect()) partial[gl_SubgroupID] = sum;
     barrier();
-    for (uint s = 4; s > 0; s >>= 1) {
-        if (tid < s) partial[tid] += partial[tid + s];
+    for (uint s = 32; s > 0; s >>= 1) {
+        if (tid < s && tid + s < gl_NumSubgroups) partial[tid] += partial[tid + s];
         barrier();
     }
     if (tid == 0) x[gl_WorkGroupID.x] = partial[0];

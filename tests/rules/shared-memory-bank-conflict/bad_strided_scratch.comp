@@ -16,6 +16,7 @@ void main() {
     barrier();
     vec4 q = quads[63 - tid][0];  // expect: shared-memory-bank-conflict "8-way bank conflict on 'quads'"
     // One float of each vec4: a 4-byte access, all 32 invocations on bank 0.
+    // expect@+1: uninitialized-shared-read "invocation 0 reads quads[0][1], which no invocation writes before it"
     float first = quads[tid][1].x;  // expect: shared-memory-bank-conflict "32-way bank conflict on 'quads'"
     data[gl_GlobalInvocationID.x] = q.x + q.w + first + scratch[tid * 16 + 15];  // expect: shared-memory-bank-conflict "16-way bank conflict on 'scratch'"
 

@@ -15,7 +15,5 @@ void main() {
     uint y = gl_WorkGroupID.y * 8 + row;
     if (x < width && y < height) tile[row][col] = a[y * width + x];
     barrier();
-    uint tx = gl_WorkGroupID.y * 8 + (tid & 7);
-    uint ty = gl_WorkGroupID.x * 32 + (tid >> 3);
-    if (tx < height && ty < width) b[ty * height + tx] = tile[tid & 7][tid >> 3];
+    if (x < width && y < height) b[y * width + x] = 2.0 * tile[row][col];
 }
