@@ -8,6 +8,9 @@ void main(uint3 gtid : SV_GroupThreadID, uint3 dtid : SV_DispatchThreadID, uint3
     GroupMemoryBarrierWithGroupSync();
     if (gtid.x < 32) tile[gtid.x] += tile[gtid.x + 32];
     GroupMemoryBarrierWithGroupSync();
-    if (gid.x == 0) GroupMemoryBarrierWithGroupSync();
+    if (gid.x == 0) {
+        tile[gtid.x] = 0.0;
+        GroupMemoryBarrierWithGroupSync();
+    }
     data[dtid.x] = tile[0];
 }

@@ -11,9 +11,10 @@ void main() {
     uint tid = gl_LocalInvocationID.x;
     tile[tid] = data[gl_GlobalInvocationID.x];
     barrier();
-    if (gl_WorkGroupID.x < n) barrier();
-    if (MODE == 1u) barrier();
-    if ((flags & 1u) != 0u) barrier();
+    // Each branch reverses the tile; both barriers in it are needed.
+    if (gl_WorkGroupID.x < n) { float t = tile[63 - tid]; barrier(); tile[tid] = t; barrier(); }
+    if (MODE == 1u) { float t = tile[63 - tid]; barrier(); tile[tid] = t; barrier(); }
+    if ((flags & 1u) != 0u) { float t = tile[63 - tid]; barrier(); tile[tid] = t; barrier(); }
     for (uint p = 0; p < passes; ++p) {
         tile[tid] += 1.0;
         barrier();

@@ -14,5 +14,5 @@ void main(uint3 gtid : SV_GroupThreadID, uint3 dtid : SV_DispatchThreadID) {
     GroupMemoryBarrierWithGroupSync();
     data[dtid.x] = tile[(gtid.x + 1) % 64];
     DeviceMemoryBarrierWithGroupSync();
-    data[dtid.x] += 1.0;
+    data[dtid.x ^ 1u] += 1.0;
 }
