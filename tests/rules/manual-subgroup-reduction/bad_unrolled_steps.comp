@@ -23,7 +23,6 @@ void main() {
     barrier();
     if (tid < 2) hist[tid] += hist[tid + 2];
     barrier();
-    if (tid < 1) hist[tid] += hist[tid + 1];
-    barrier();
+    if (tid < 1) hist[tid] += hist[tid + 1];  // invocation 0 reads its own result: no barrier
     if (tid == 0) counts[gl_WorkGroupID.x] = hist[0];
 }

@@ -21,7 +21,6 @@ void main() {
     barrier();
     if (tid < 2) total[tid] += total[tid + 2];
     barrier();
-    if (tid < 1) total[tid] += total[tid + 1];
-    barrier();
+    if (tid < 1) total[tid] += total[tid + 1];  // invocation 0 reads its own result: no barrier
     if (tid == 0) x[gl_WorkGroupID.x] = total[0];
 }

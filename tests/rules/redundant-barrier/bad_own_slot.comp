@@ -13,9 +13,9 @@ void main() {
     // expect@+1: redundant-barrier "barrier between accesses that no two invocations make to the same element"
     barrier();
     vec4 v = tile[ly][lx] * 2.0;
-    for (uint i = 0; i < 4; ++i) partial[gl_LocalInvocationIndex * 4 + i] = v[i];
+    for (uint i = 0; i < 4; ++i) partial[gl_LocalInvocationIndex * 4 + i] = v[i];  // expect: shared-memory-bank-conflict "4-way bank conflict on 'partial'"
     barrier();  // expect: redundant-barrier "no two invocations make to the same element"
     float sum = 0.0;
-    for (uint i = 0; i < 4; ++i) sum += partial[gl_LocalInvocationIndex * 4 + i];
+    for (uint i = 0; i < 4; ++i) sum += partial[gl_LocalInvocationIndex * 4 + i];  // expect: shared-memory-bank-conflict "4-way bank conflict on 'partial'"
     x[g] = vec4(sum);
 }

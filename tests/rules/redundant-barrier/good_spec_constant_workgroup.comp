@@ -1,6 +1,6 @@
 #version 450
 // At the default workgroup size of 64 each invocation reads back only what it
-// wrote, but with a larger size set at pipeline creation tile[tid + 64] is
+// wrote, but with a larger size set at pipeline creation tile[tid % 64] is
 // another invocation's element: with specialization constants klint does not
 // claim that invocations keep to their own elements.
 layout(local_size_x_id = 0) in;
@@ -12,5 +12,5 @@ void main() {
     uint tid = gl_LocalInvocationID.x;
     tile[tid] = x[gl_GlobalInvocationID.x];
     barrier();
-    x[gl_GlobalInvocationID.x] = tid + 64 < 256 ? tile[tid + 64] : 0.0;
+    x[gl_GlobalInvocationID.x] = tile[tid % 64];
 }
