@@ -184,25 +184,23 @@ void Accesses::compute_guards() {
     return std::any_of(loops.begin(), loops.end(), [&](const Loop& loop) { return loop.body[from] && !loop.body[to]; });
   };
   guards_.assign(cfg.size(), {});
-  // In reverse post-order, so that a short-circuit phi finds its inputs' guards.
+  // In reverse post-order, so that a block's immediate dominator, and a
+  // short-circuit phi's inputs, come first. What holds at the immediate
+  // dominator holds here; so does the branch on the edge into this block
+  // when it is the block's only way in.
   for (uint32_t block : cfg.reverse_post_order()) {
-    // Each edge P -> S whose target has P as its only predecessor and
-    // dominates the block says the branch went S's way.
-    for (int at = static_cast<int>(block); at >= 0; at = dominators.idom(static_cast<uint32_t>(at))) {
-      uint32_t successor = static_cast<uint32_t>(at);
-      const auto& predecessors = cfg.predecessors(successor);
-      if (predecessors.size() != 1) continue;
-      const ir::Instruction& branch = function_.blocks[predecessors[0]].terminator();
-      if (branch.opcode() != Op::OpBranchConditional || branch.word(1) == branch.word(2)) continue;
-      if (leaves_loop(predecessors[0], successor)) continue;
-      int on_true = cfg.index_of(branch.word(1));
-      condition(branch.word(0), on_true == at, guards_[block], 0);
-    }
     auto& guards = guards_[block];
-    for (size_t i = 0; i < guards.size(); ++i) {
-      for (size_t j = guards.size(); j-- > i + 1;) {
-        if (guards[j] == guards[i]) guards.erase(guards.begin() + static_cast<std::ptrdiff_t>(j));
-      }
+    int idom = dominators.idom(block);
+    if (idom >= 0) guards = guards_[static_cast<uint32_t>(idom)];
+    const auto& predecessors = cfg.predecessors(block);
+    if (predecessors.size() != 1) continue;
+    const ir::Instruction& branch = function_.blocks[predecessors[0]].terminator();
+    if (branch.opcode() != Op::OpBranchConditional || branch.word(1) == branch.word(2)) continue;
+    if (leaves_loop(predecessors[0], block)) continue;
+    std::vector<Constraint> added;
+    condition(branch.word(0), cfg.index_of(branch.word(1)) == static_cast<int>(block), added, 0);
+    for (Constraint& constraint : added) {
+      if (std::find(guards.begin(), guards.end(), constraint) == guards.end()) guards.push_back(std::move(constraint));
     }
   }
 }

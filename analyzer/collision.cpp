@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace klint {
 namespace {
@@ -23,6 +24,10 @@ bool is_invocation_symbol(Symbol symbol) {
 struct CollisionFinder::State {
   std::vector<Assignment> invocations;  // by local index
   mutable std::map<uint32_t, std::optional<std::vector<int64_t>>> iterations;
+  // offsets() by access, offset form, loop values and the unknown-guard rule:
+  // several rules ask for the same accesses.
+  using OffsetsKey = std::tuple<const ir::Instruction*, uint32_t, std::map<Polynomial::Monomial, int64_t>, Assignment, bool>;
+  mutable std::map<OffsetsKey, std::vector<std::optional<int64_t>>> offsets;
 };
 
 CollisionFinder::CollisionFinder(const Module& module, const ir::Function& function)
@@ -156,12 +161,34 @@ std::optional<std::vector<Assignment>> CollisionFinder::iterations(const MemoryA
 std::vector<std::optional<int64_t>> CollisionFinder::offsets(const MemoryAccess& access,
                                                              const Assignment& loop_values,
                                                              bool unknown_guards_hold) const {
+  if (!access.offset) return std::vector<std::optional<int64_t>>(state_->invocations.size());
+  State::OffsetsKey key{access.instruction, access.block, access.offset->terms(), loop_values, unknown_guards_hold};
+  auto found = state_->offsets.find(key);
+  if (found != state_->offsets.end()) return found->second;
+  std::vector<std::optional<int64_t>> result = evaluate_offsets(access, loop_values, unknown_guards_hold);
+  state_->offsets.emplace(std::move(key), result);
+  return result;
+}
+
+std::vector<std::optional<int64_t>> CollisionFinder::evaluate_offsets(const MemoryAccess& access,
+                                                                      const Assignment& loop_values,
+                                                                      bool unknown_guards_hold) const {
   std::vector<std::optional<int64_t>> result(state_->invocations.size());
-  if (!access.offset) return result;
   const auto& guards = accesses_.guards(access.block);
+  // One assignment, its invocation ids overwritten in place for each invocation.
+  Assignment assignment = state_->invocations.empty() ? Assignment{} : state_->invocations.front();
+  for (const auto& [symbol, value] : loop_values) assignment[symbol] = value;
+  std::vector<std::pair<int64_t*, Symbol>> slots;
+  for (auto& [symbol, value] : assignment) {
+    if (state_->invocations.front().count(symbol) && !loop_values.count(symbol)) slots.emplace_back(&value, symbol);
+  }
   for (size_t index = 0; index < state_->invocations.size(); ++index) {
-    Assignment assignment = state_->invocations[index];
-    for (const auto& [symbol, value] : loop_values) assignment[symbol] = value;
+    const Assignment& invocation = state_->invocations[index];
+    auto source = invocation.begin();
+    for (auto& [slot, symbol] : slots) {
+      while (source->first < symbol) ++source;  // both in symbol order
+      *slot = source->second;
+    }
     bool runs = true;
     for (const Constraint& guard : guards) {
       if (guard.same_in_subgroup) continue;

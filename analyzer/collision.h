@@ -57,6 +57,9 @@ class CollisionFinder {
   static constexpr uint32_t kSubgroupSize = 32;
 
  private:
+  std::vector<std::optional<int64_t>> evaluate_offsets(const MemoryAccess& access, const Assignment& loop_values,
+                                                       bool unknown_guards_hold) const;
+
   struct State;
   std::unique_ptr<State> state_;
   const Module& module_;

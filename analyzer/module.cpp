@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "analyzer/accesses.h"
+#include "analyzer/collision.h"
 #include "analyzer/symbolic.h"
 #include "analyzer/uniformity.h"
 
@@ -20,6 +21,7 @@ struct Module::FunctionAnalyses {
   std::unique_ptr<Uniformity> uniformity;
   std::unique_ptr<SymbolicValues> symbolic;
   std::unique_ptr<Accesses> accesses;
+  std::unique_ptr<CollisionFinder> collisions;
   std::map<uint32_t, std::unique_ptr<Uniformity>> subgroup_uniformity;  // by max_subgroup_size
 };
 
@@ -530,6 +532,12 @@ const SymbolicValues& Module::symbolic(const ir::Function& function) const {
   FunctionAnalyses& a = analyses(function);
   if (!a.symbolic) a.symbolic = std::make_unique<SymbolicValues>(*this, function);
   return *a.symbolic;
+}
+
+const CollisionFinder& Module::collisions(const ir::Function& function) const {
+  FunctionAnalyses& a = analyses(function);
+  if (!a.collisions) a.collisions = std::make_unique<CollisionFinder>(*this, function);
+  return *a.collisions;
 }
 
 const Accesses& Module::accesses(const ir::Function& function) const {

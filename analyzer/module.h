@@ -18,6 +18,7 @@
 namespace klint {
 
 class Accesses;
+class CollisionFinder;
 class SymbolicValues;
 class Uniformity;
 
@@ -121,6 +122,7 @@ class Module {
   const Uniformity& uniformity(const ir::Function& function) const;
   const SymbolicValues& symbolic(const ir::Function& function) const;
   const Accesses& accesses(const ir::Function& function) const;
+  const CollisionFinder& collisions(const ir::Function& function) const;
   // Uniformity across the invocations of a subgroup, on targets whose
   // subgroups hold at most `max_subgroup_size` invocations (0: unknown).
   const Uniformity& subgroup_uniformity(const ir::Function& function, uint32_t max_subgroup_size) const;

@@ -339,7 +339,7 @@ class FunctionBarriers {
       racing_.emplace(all_.size(), false);
       if (is_entry_) {
         BarrierIntervals intervals(module_, function_);
-        CollisionFinder finder(module_, function_);
+        const CollisionFinder& finder = module_.collisions(function_);
         auto shared = [](const MemoryAccess& access) { return access.storage == spv::StorageClass::Workgroup; };
         for (const ConcurrentPair& pair : intervals.concurrent_pairs(shared)) {
           const MemoryAccess& a = all_[pair.a];

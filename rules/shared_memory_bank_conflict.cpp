@@ -221,7 +221,7 @@ class SharedMemoryBankConflict final : public Rule {
       const ir::Function& function = *entry.function;
       const SymbolicValues& values = module.symbolic(function);
       const Accesses& accesses = module.accesses(function);
-      CollisionFinder finder(module, function);
+      const CollisionFinder& finder = module.collisions(function);
       std::map<std::pair<std::string, uint32_t>, std::pair<const MemoryAccess*, Conflict>> findings;
       for (const MemoryAccess& access : accesses.all()) {
         if (access.storage != spv::StorageClass::Workgroup || !access.offset || access.width == 0) continue;

@@ -100,7 +100,7 @@ class SharedMemoryRace final : public Rule {
       const ir::Function& function = *entry.function;
       const Accesses& accesses = module.accesses(function);
       BarrierIntervals intervals(module, function);
-      CollisionFinder finder(module, function);
+      const CollisionFinder& finder = module.collisions(function);
       auto shared = [](const MemoryAccess& access) { return access.storage == spv::StorageClass::Workgroup; };
       // One finding per source line: the pair whose first access is nearest before it.
       struct Finding {

@@ -468,7 +468,7 @@ class UncoalescedGlobalAccess final : public Rule {
         candidates.push_back({&access, *offset, *step});
       }
       if (candidates.empty()) continue;
-      CollisionFinder finder(module, *entry.function);
+      const CollisionFinder& finder = module.collisions(*entry.function);
       Context context{module, *along, finder, LoopValues(module, *entry.function)};
       std::set<std::pair<std::string, uint32_t>> reported;
       for (const Candidate& candidate : candidates) {

@@ -88,6 +88,7 @@ void main() {
 };
 
 using Values = Assignment;
+using Bytes = std::vector<uint64_t>;  // one bit per byte of a variable
 
 // A uniform value that bounds which invocations write (`tid < n`): the rule
 // tries it at a few values around the workgroup size.
@@ -167,7 +168,7 @@ class UninitializedSharedRead final : public Rule {
       if (entry.model != spv::ExecutionModel::GLCompute || !entry.function) continue;
       const ir::Function& function = *entry.function;
       const Accesses& accesses = module.accesses(function);
-      CollisionFinder finder(module, function);
+      const CollisionFinder& finder = module.collisions(function);
       auto reach = reachability(module.cfg(function));
       std::set<uint32_t> variables;
       for (const MemoryAccess& access : accesses.all()) {
@@ -202,6 +203,8 @@ class UninitializedSharedRead final : public Rule {
       return static_cast<bool>(reach[write.block][read.block]);
     };
     std::vector<Values> tries = bound_values(bounds, static_cast<int64_t>(module.symbolic(function).invocations()));
+    // The bytes each write covers, by write and bound, computed once.
+    std::vector<std::vector<std::optional<Bytes>>> coverage(writes.size(), std::vector<std::optional<Bytes>>(tries.size()));
     std::set<std::pair<std::string, uint32_t>> lines;  // one finding per source line
     for (const MemoryAccess* read : reads) {
       if (!read->offset || !read->width) continue;
@@ -209,15 +212,17 @@ class UninitializedSharedRead final : public Rule {
       if (lines.count({location.file, location.line})) continue;
       std::optional<std::vector<Values>> iterations = finder.iterations(*read);
       if (!iterations) continue;
-      for (const Values& bound : tries) {
-        std::vector<bool> covered(*size, false);
+      for (size_t t = 0; t < tries.size(); ++t) {
+        const Values& bound = tries[t];
+        Bytes covered((*size + 63) / 64, 0);
         std::vector<const MemoryAccess*> before;
-        for (const MemoryAccess* write : writes) {
-          if (!precedes(*write, *read)) continue;
-          before.push_back(write);
-          cover(finder, *write, bound, covered);
+        for (size_t w = 0; w < writes.size(); ++w) {
+          if (!precedes(*writes[w], *read)) continue;
+          before.push_back(writes[w]);
+          if (!coverage[w][t]) coverage[w][t] = cover(finder, *writes[w], bound, *size);
+          for (size_t word = 0; word < covered.size(); ++word) covered[word] |= (*coverage[w][t])[word];
         }
-        if (auto uncovered = first_uncovered(finder, *read, *iterations, bound, covered)) {
+        if (auto uncovered = first_uncovered(finder, *read, *iterations, bound, covered, *size)) {
           report_read(module, entry, report, *read, before, *uncovered, bound);
           lines.insert({location.file, location.line});
           break;
@@ -226,35 +231,36 @@ class UninitializedSharedRead final : public Rule {
     }
   }
 
-  static void cover(const CollisionFinder& finder, const MemoryAccess& write, const Values& bound,
-                    std::vector<bool>& covered) {
+  static Bytes cover(const CollisionFinder& finder, const MemoryAccess& write, const Values& bound, uint64_t size) {
+    Bytes covered((size + 63) / 64, 0);
     std::optional<std::vector<Values>> iterations = finder.iterations(write);
     for (Values values : *iterations) {
       values.insert(bound.begin(), bound.end());
       for (const std::optional<int64_t>& offset : finder.offsets(write, values, true)) {
         if (!offset) continue;
         for (int64_t byte = std::max<int64_t>(*offset, 0);
-             byte < *offset + static_cast<int64_t>(write.width) && byte < static_cast<int64_t>(covered.size()); ++byte) {
-          covered[static_cast<size_t>(byte)] = true;
+             byte < *offset + static_cast<int64_t>(write.width) && byte < static_cast<int64_t>(size); ++byte) {
+          covered[static_cast<size_t>(byte) / 64] |= uint64_t{1} << (byte % 64);
         }
       }
     }
+    return covered;
   }
 
   static std::optional<Uncovered> first_uncovered(const CollisionFinder& finder, const MemoryAccess& read,
                                                   const std::vector<Values>& iterations, const Values& bound,
-                                                  const std::vector<bool>& covered) {
+                                                  const Bytes& covered, uint64_t size) {
     for (Values values : iterations) {
       values.insert(bound.begin(), bound.end());
       std::vector<std::optional<int64_t>> offsets = finder.offsets(read, values, false);
       for (uint32_t invocation = 0; invocation < offsets.size(); ++invocation) {
         const auto& offset = offsets[invocation];
         // Out-of-bounds reads are another matter; only bytes of the variable count.
-        if (!offset || *offset < 0 || *offset + static_cast<int64_t>(read.width) > static_cast<int64_t>(covered.size())) {
+        if (!offset || *offset < 0 || *offset + static_cast<int64_t>(read.width) > static_cast<int64_t>(size)) {
           continue;
         }
         for (int64_t byte = *offset; byte < *offset + static_cast<int64_t>(read.width); ++byte) {
-          if (covered[static_cast<size_t>(byte)]) continue;
+          if ((covered[static_cast<size_t>(byte) / 64] >> (byte % 64)) & 1) continue;
           Uncovered result;
           result.reader.local_index = invocation;
           result.reader.offset = *offset;
