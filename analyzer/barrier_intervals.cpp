@@ -147,7 +147,7 @@ std::optional<bool> BarrierIntervals::flag_value(uint32_t id, const std::vector<
       return inner ? std::optional<bool>(!*inner) : std::nullopt;
     }
     case Op::OpPhi: break;
-    default: return std::nullopt;
+    default: return entry_test(*def, crossed, start_block);
   }
   const Cfg& cfg = module_.cfg(function_);
   const ir::Block* block = module_.block_of(*def);
@@ -176,6 +176,42 @@ std::optional<bool> BarrierIntervals::flag_value(uint32_t id, const std::vector<
   return common;
 }
 
+// A loop's test on entry, `i < n` with i starting at a constant and n a
+// constant: known when the path enters the loop from outside.
+std::optional<bool> BarrierIntervals::entry_test(const ir::Instruction& test, const std::vector<uint32_t>& crossed,
+                                                 uint32_t start_block) const {
+  if (test.operands().size() != 4) return std::nullopt;
+  const SymbolicValues& values = module_.symbolic(function_);
+  Assignment entry;
+  for (uint32_t operand : {test.word(2), test.word(3)}) {
+    for (Symbol symbol : values.value(operand).symbols()) {
+      const Induction* induction = symbol.kind == Symbol::Kind::Induction ? values.induction(symbol.id) : nullptr;
+      if (!induction) return std::nullopt;
+      bool came_around = std::find(crossed.begin(), crossed.end(), induction->header) != crossed.end();
+      const Loop* loop = nullptr;
+      for (const Loop& candidate : loops_) {
+        if (candidate.header == induction->header) loop = &candidate;
+      }
+      if (!loop || came_around || loop->body[start_block]) return std::nullopt;
+      auto initial = values.value(induction->initial).constant_value();
+      if (!initial) return std::nullopt;
+      entry[symbol] = *initial;
+    }
+  }
+  auto a = values.evaluate(values.value(test.word(2)), entry);
+  auto b = values.evaluate(values.value(test.word(3)), entry);
+  if (!a || !b) return std::nullopt;
+  switch (test.opcode()) {
+    case Op::OpULessThan: case Op::OpSLessThan: return *a < *b;
+    case Op::OpULessThanEqual: case Op::OpSLessThanEqual: return *a <= *b;
+    case Op::OpUGreaterThan: case Op::OpSGreaterThan: return *a > *b;
+    case Op::OpUGreaterThanEqual: case Op::OpSGreaterThanEqual: return *a >= *b;
+    case Op::OpIEqual: return *a == *b;
+    case Op::OpINotEqual: return *a != *b;
+    default: return std::nullopt;
+  }
+}
+
 bool BarrierIntervals::separates_iterations(const Loop& loop) const {
   for (size_t i = 0; i < loops_.size(); ++i) {
     if (loops_[i].header == loop.header) return separated_[i];
@@ -197,6 +233,20 @@ std::vector<const Loop*> BarrierIntervals::differing_iterations(const IntervalAc
   return result;
 }
 
+// other_follows: 1 when `other` runs after `block`, -1 before, 0 when
+// unknown (two sides of a branch), then judged by dominance.
+IterationLimits BarrierIntervals::limits(uint32_t block, uint32_t other, int other_follows) const {
+  const DominatorTree& dominators = module_.dominators(function_);
+  IterationLimits result;
+  for (size_t l = 0; l < loops_.size(); ++l) {
+    const Loop& loop = loops_[l];
+    if (!separated_[l] || !loop.body[block] || loop.body[other]) continue;
+    bool after = other_follows != 0 ? other_follows > 0 : dominators.dominates(loop.header, other);
+    (after ? result.last : result.first).push_back(loop.header);
+  }
+  return result;
+}
+
 std::vector<ConcurrentPair> BarrierIntervals::concurrent_pairs(
     const std::function<bool(const MemoryAccess&)>& relevant) const {
   const auto& all = accesses_.all();
@@ -210,6 +260,13 @@ std::vector<ConcurrentPair> BarrierIntervals::concurrent_pairs(
       it->second.a = a.access;
       it->second.b = b.access;
       it->second.ordered = true;
+    }
+    if (inserted || ordered) {
+      ConcurrentPair& pair = it->second;
+      // When b follows a, a leaves the loops b is not in (last iteration)
+      // and b enters the loops a is not in (first iteration).
+      pair.a_limits = limits(all[pair.a].block, all[pair.b].block, pair.ordered ? 1 : 0);
+      pair.b_limits = limits(all[pair.b].block, all[pair.a].block, pair.ordered ? -1 : 0);
     }
     auto& loops = it->second.independent;
     for (const Loop* loop : independent) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "analyzer/accesses.h"
+#include "analyzer/collision.h"
 #include "analyzer/loops.h"
 #include "analyzer/module.h"
 
@@ -51,6 +52,10 @@ struct ConcurrentPair {
   bool ordered = false;
   // Loops whose iteration may differ between the two invocations.
   std::vector<const Loop*> independent;
+  // Where one access lies in a loop whose every iteration passes a barrier
+  // and the other after (before) it, the first runs in the loop's last
+  // (first) iteration.
+  IterationLimits a_limits, b_limits;
 };
 
 class BarrierIntervals {
@@ -71,6 +76,9 @@ class BarrierIntervals {
 
  private:
   BarrierInterval walk(uint32_t block, size_t position, const ir::Instruction* start) const;
+  std::optional<bool> entry_test(const ir::Instruction& test, const std::vector<uint32_t>& crossed,
+                                 uint32_t start_block) const;
+  IterationLimits limits(uint32_t block, uint32_t other, int other_follows) const;
   std::optional<bool> flag_value(uint32_t id, const std::vector<uint32_t>& crossed, uint32_t start_block,
                                  int depth) const;
 

@@ -113,6 +113,10 @@ const std::vector<int64_t>* CollisionFinder::iteration_values(uint32_t phi) cons
     switch (induction->step) {
       case Induction::Step::Add: value += *step; break;
       case Induction::Step::Multiply: value *= *step; break;
+      case Induction::Step::ShiftLeft:
+        if (*step < 0 || *step > 30 || value > (int64_t{1} << 32)) return nullptr;
+        value <<= *step;
+        break;
       case Induction::Step::ShiftRight:
         if (*step < 0 || *step > 62) return nullptr;
         value >>= *step;
@@ -209,7 +213,9 @@ std::vector<std::optional<int64_t>> CollisionFinder::evaluate_offsets(const Memo
 }
 
 std::optional<Collision> CollisionFinder::find(const MemoryAccess& a, const MemoryAccess& b,
-                                               const std::vector<const Loop*>& independent) const {
+                                               const std::vector<const Loop*>& independent,
+                                               const IterationLimits& a_limits,
+                                               const IterationLimits& b_limits) const {
   if (state_->invocations.empty() || !a.offset || !b.offset || !a.width || !b.width) return std::nullopt;
 
   // Symbols whose value may differ between the two sides.
@@ -261,11 +267,20 @@ std::optional<Collision> CollisionFinder::find(const MemoryAccess& a, const Memo
   std::vector<std::pair<Assignment, Assignment>> combinations{{}};
   for (Symbol symbol : inductions) {
     const std::vector<int64_t>& sequence = *iteration_values(symbol.id);
-    bool split = varies(symbol);
+    uint32_t header = values_.induction(symbol.id)->header;
+    auto pinned = [&](const IterationLimits& limits, int64_t value) {
+      bool last = std::find(limits.last.begin(), limits.last.end(), header) != limits.last.end();
+      bool first = std::find(limits.first.begin(), limits.first.end(), header) != limits.first.end();
+      return (last && value != sequence.back()) || (first && value != sequence.front());
+    };
+    bool split = varies(symbol) || !a_limits.last.empty() || !a_limits.first.empty() || !b_limits.last.empty() ||
+                 !b_limits.first.empty();
     std::vector<std::pair<Assignment, Assignment>> next;
     for (const auto& [side_a, side_b] : combinations) {
       for (int64_t value_a : sequence) {
+        if (pinned(a_limits, value_a)) continue;
         for (int64_t value_b : sequence) {
+          if (pinned(b_limits, value_b)) continue;
           if (!split && value_b != value_a) continue;
           auto first = side_a, second = side_b;
           first[symbol] = value_a;

@@ -28,6 +28,10 @@ struct CollidingInvocation {
   int64_t offset = 0;  // bytes
 };
 
+struct IterationLimits {
+  std::vector<uint32_t> last, first;  // loop header blocks
+};
+
 struct Collision {
   CollidingInvocation first, second;
 };
@@ -39,8 +43,12 @@ class CollisionFinder {
 
   // Different invocations running `a` and `b` that touch a common byte.
   // Loop-variant values of `independent` loops may differ between the two.
+  // The limits pin a side to the last or first iteration of loops (by header
+  // block), as when the other access comes after or before a loop whose
+  // every iteration passes a barrier.
   std::optional<Collision> find(const MemoryAccess& a, const MemoryAccess& b,
-                                const std::vector<const Loop*>& independent) const;
+                                const std::vector<const Loop*>& independent,
+                                const IterationLimits& a_limits = {}, const IterationLimits& b_limits = {}) const;
 
   // The invocations' offsets for one access (nullopt where the access does not
   // run or the offset is unknown), with the loop values given. A guard klint

@@ -203,6 +203,11 @@ SymbolicValues::SymbolicValues(const Module& module, const ir::Function& functio
           induction.step = Induction::Step::Multiply;
           induction.step_value = right;
           break;
+        case Op::OpShiftLeftLogical:
+          if (!is_phi(left)) continue;
+          induction.step = Induction::Step::ShiftLeft;
+          induction.step_value = right;
+          break;
         case Op::OpShiftRightLogical: case Op::OpShiftRightArithmetic:
           if (!is_phi(left)) continue;
           induction.step = Induction::Step::ShiftRight;
@@ -346,6 +351,7 @@ const Polynomial& SymbolicValues::value(uint32_t id) const {
           // specialization constant really sets each dimension.
           return Polynomial::constant(static_cast<int64_t>(workgroup_size_[def->word(3)]));
         }
+        if (composite->opcode() == Op::OpVectorShuffle) return extract(composite->result_id(), def->word(3));
         if (composite->opcode() == Op::OpConstantComposite || composite->opcode() == Op::OpSpecConstantComposite) {
           size_t index = 2 + def->word(3);
           if (index < composite->operands().size()) return value(composite->word(index));
@@ -457,6 +463,31 @@ uint32_t SymbolicValues::first_constant_load(const ir::Instruction& load) const 
   return it->second;
 }
 
+// Component `component` of a vector value: of a built-in's load, or of the
+// vector a construct built.
+std::optional<Polynomial> SymbolicValues::extract(uint32_t vector, uint32_t component) const {
+  const ir::Instruction* def = module_.def(vector);
+  if (!def) return std::nullopt;
+  if (def->opcode() == Op::OpLoad) {
+    const ir::Instruction* variable = module_.def(def->word(2));
+    auto builtin = variable && variable->opcode() == Op::OpVariable ? module_.builtin(variable->result_id()) : std::nullopt;
+    if (builtin && component < 3) return builtin_value(*builtin, component);
+  }
+  if (def->opcode() == Op::OpCompositeConstruct && 2 + static_cast<size_t>(component) < def->operands().size()) {
+    return value(def->word(2 + component));
+  }
+  if (def->opcode() == Op::OpVectorShuffle && 4 + static_cast<size_t>(component) < def->operands().size()) {
+    // A component of a shuffle is a component of one of its two vectors.
+    uint32_t selected = def->word(4 + component);
+    const ir::Instruction* first = module_.def(def->word(2));
+    const ir::Instruction* first_type = first ? module_.def(first->type_id()) : nullptr;
+    uint32_t width = first_type && first_type->opcode() == Op::OpTypeVector ? first_type->word(2) : 0;
+    if (!width || selected == 0xFFFFFFFFu) return std::nullopt;
+    return selected < width ? extract(def->word(2), selected) : extract(def->word(3), selected - width);
+  }
+  return std::nullopt;
+}
+
 // A component of a function variable written once, whole, and read through
 // access chains: HLSL's entry-point wrapper copies `SV_GroupThreadID` into
 // such a parameter, and normalization keeps it in memory.
@@ -464,17 +495,9 @@ std::optional<Polynomial> SymbolicValues::stored_component(uint32_t pointer) con
   const ir::Instruction* chain = module_.def(pointer);
   if (!chain || chain->opcode() != Op::OpAccessChain || chain->operands().size() != 4) return std::nullopt;
   auto component = module_.constant_value(chain->word(3));
-  const ir::Instruction* stored = module_.def(single_stored_value(module_, chain->word(2)).value_or(0));
-  if (!component || !stored) return std::nullopt;
-  if (stored->opcode() == Op::OpLoad) {
-    const ir::Instruction* source = module_.def(stored->word(2));
-    auto builtin = source && source->opcode() == Op::OpVariable ? module_.builtin(source->result_id()) : std::nullopt;
-    if (builtin && *component < 3) return builtin_value(*builtin, static_cast<uint32_t>(*component));
-  }
-  if (stored->opcode() == Op::OpCompositeConstruct && 2 + *component < stored->operands().size()) {
-    return value(stored->word(2 + static_cast<size_t>(*component)));
-  }
-  return std::nullopt;
+  auto stored = single_stored_value(module_, chain->word(2));
+  if (!component || !stored || *component > 3) return std::nullopt;
+  return extract(*stored, static_cast<uint32_t>(*component));
 }
 
 std::optional<Polynomial> SymbolicValues::builtin_value(spv::BuiltIn builtin, uint32_t component) const {

@@ -95,7 +95,7 @@ struct Induction {
   uint32_t header = 0;  // block index of the loop header
   uint32_t initial = 0;  // SSA id
   uint32_t update = 0;   // the SSA id flowing back
-  enum class Step { Add, Multiply, ShiftRight, Divide, Other } step = Step::Other;
+  enum class Step { Add, Multiply, ShiftLeft, ShiftRight, Divide, Other } step = Step::Other;
   uint32_t step_value = 0;  // SSA id of the step operand
 };
 
@@ -130,6 +130,7 @@ class SymbolicValues {
  private:
   std::optional<Polynomial> builtin_value(spv::BuiltIn builtin, uint32_t component) const;
   std::optional<Polynomial> stored_component(uint32_t pointer) const;
+  std::optional<Polynomial> extract(uint32_t vector, uint32_t component) const;
   uint32_t first_constant_load(const ir::Instruction& load) const;
   std::string value_name(uint32_t id) const;
   std::optional<Polynomial> divide(const Polynomial& p, int64_t divisor, bool remainder) const;

@@ -56,6 +56,15 @@ TEST(Symbolic, DivisionSplitsOffKnownRemainders) {
                                                                "gl_LocalInvocationID.x * 32 + 20"}));
 }
 
+TEST(Symbolic, SwizzlesOfInvocationIdsKeepTheirComponents) {
+  auto module = kernel("layout(local_size_x = 16, local_size_y = 4) in;",
+                       "uvec2 id = gl_LocalInvocationID.yx;\n"
+                       "tile[id.x * 16u + id.y] = 1u;");
+  ASSERT_TRUE(module);
+  EXPECT_EQ(shared_offsets(*module),
+            (std::vector<std::string>{"gl_LocalInvocationID.y * 64 + gl_LocalInvocationID.x * 4"}));
+}
+
 TEST(Symbolic, OpaqueValuesEvaluateAtAnInvocation) {
   auto module = kernel("layout(local_size_x = 64) in;", "tile[gl_LocalInvocationID.x ^ 1u] = 1u;");
   ASSERT_TRUE(module);
@@ -71,6 +80,7 @@ TEST(Symbolic, OpaqueValuesEvaluateAtAnInvocation) {
 TEST(Symbolic, LoopsWithConstantBoundsEnumerateTheirInductionVariables) {
   auto module = kernel("layout(local_size_x = 64) in;",
                        "for (uint s = 32u; s > 0u; s >>= 1) tile[s] = 1u;\n"
+                       "for (uint d = 1u; d < 64u; d <<= 1) tile[d] = 3u;\n"
                        "for (uint i = 0u; i < n; ++i) tile[i] = 2u;");
   ASSERT_TRUE(module);
   const ir::Function& function = entry(*module);
@@ -85,8 +95,8 @@ TEST(Symbolic, LoopsWithConstantBoundsEnumerateTheirInductionVariables) {
     enumerable.push_back(values != nullptr);
     if (values) sequences.push_back(*values);
   }
-  EXPECT_EQ(enumerable, (std::vector<bool>{true, false}));
-  EXPECT_EQ(sequences, (std::vector<std::vector<int64_t>>{{32, 16, 8, 4, 2, 1}}));
+  EXPECT_EQ(enumerable, (std::vector<bool>{true, true, false}));
+  EXPECT_EQ(sequences, (std::vector<std::vector<int64_t>>{{32, 16, 8, 4, 2, 1}, {1, 2, 4, 8, 16, 32}}));
 }
 
 TEST(Accesses, GuardsComeFromBranchesShortCircuitsAndEarlyReturns) {

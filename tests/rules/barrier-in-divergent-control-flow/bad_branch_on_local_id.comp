@@ -12,5 +12,5 @@ void main() {
     // expect@+1: barrier-in-divergent-control-flow "gl_LocalInvocationID"
     if (i % 2 == 0) barrier();
     if (gl_WorkGroupID.x == 0) barrier();  // uniform across the workgroup: silent
-    data[gl_GlobalInvocationID.x] = tile[63 - i];  // expect: shared-memory-race "reads tile[0] while invocation 0 writes it"
+    data[gl_GlobalInvocationID.x] = tile[63 - i];  // expect: shared-memory-race "invocation 0 reads tile[63] while invocation 63 writes it"
 }

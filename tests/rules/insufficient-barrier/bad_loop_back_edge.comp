@@ -10,7 +10,7 @@ void main() {
     uint tid = gl_LocalInvocationID.x;
     float v = x[gl_GlobalInvocationID.x];
     for (uint i = 0; i < steps; ++i) {
-        float left = tile[(tid + 63) % 64];  // expect: shared-memory-race "invocation 1 reads tile[0] while invocation 0 writes it"
+        float left = tile[(tid + 63) % 64];  // expect: shared-memory-race "invocation 0 reads tile[63] while invocation 63 writes it"
         // expect@+1: insufficient-barrier "memoryBarrierShared() orders this invocation's accesses to 'tile'"
         memoryBarrierShared();
         tile[tid] = v + left;

@@ -9,7 +9,7 @@ void main() {
     uint tid = gl_LocalInvocationID.x;
     float acc = 0.0;
     for (uint step = 0; step < 8; ++step) {
-        tile[tid] = x[step * 64 + tid];  // expect: shared-memory-race "invocation 63 writes tile[63] while invocation 0 reads it"
+        tile[tid] = x[step * 64 + tid];  // expect: shared-memory-race "invocation 0 writes tile[0] while invocation 1 reads it"
         barrier();
         acc += tile[(tid + 63) % 64];
     }
