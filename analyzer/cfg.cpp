@@ -226,4 +226,18 @@ ControlDependence::ControlDependence(const Cfg& cfg, const DominatorTree& post_d
   }
 }
 
+bool Cfg::reaches(uint32_t from, uint32_t to) const {
+  std::vector<bool> seen(size(), false);
+  std::vector<uint32_t> work{from};
+  while (!work.empty()) {
+    uint32_t block = work.back();
+    work.pop_back();
+    if (block == to) return true;
+    if (seen[block]) continue;
+    seen[block] = true;
+    for (uint32_t next : successors(block)) work.push_back(next);
+  }
+  return false;
+}
+
 }  // namespace klint

@@ -25,6 +25,8 @@ class Cfg {
   bool reachable(uint32_t block) const { return reachable_[block]; }
   // Ends the invocation: OpReturn, OpReturnValue, OpKill, OpTerminateInvocation, OpUnreachable.
   bool is_exit(uint32_t block) const { return exits_[block]; }
+  // Whether a path leads from one block to the other (a block reaches itself).
+  bool reaches(uint32_t from, uint32_t to) const;
 
  private:
   std::vector<std::vector<uint32_t>> successors_;

@@ -36,6 +36,22 @@ std::vector<Loop> find_loops(const Module& module, const ir::Function& function)
   return loops;
 }
 
+bool is_loop_branch(const ir::Function& function, const Cfg& cfg, uint32_t block) {
+  if (const ir::Instruction* merge = function.blocks[block].merge(); merge && merge->opcode() == Op::OpLoopMerge) {
+    return true;
+  }
+  for (const ir::Block& candidate : function.blocks) {
+    const ir::Instruction* merge = candidate.merge();
+    if (!merge || merge->opcode() != Op::OpLoopMerge) continue;
+    int header = cfg.index_of(candidate.id());
+    int exit = cfg.index_of(merge->word(0));
+    for (uint32_t next : cfg.successors(block)) {
+      if (static_cast<int>(next) == header || static_cast<int>(next) == exit) return true;
+    }
+  }
+  return false;
+}
+
 int block_index(const Module& module, const Cfg& cfg, const ir::Instruction& instruction) {
   const ir::Block* block = module.block_of(instruction);
   return block ? cfg.index_of(block->id()) : -1;

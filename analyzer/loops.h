@@ -23,6 +23,10 @@ std::vector<Loop> find_loops(const Module& module, const ir::Function& function)
 // The block index of an instruction of `function`, or -1.
 int block_index(const Module& module, const Cfg& cfg, const ir::Instruction& instruction);
 
+// Whether a branch decides whether a loop runs its next iteration: it is a loop
+// header, or it jumps to a loop's header or merge block.
+bool is_loop_branch(const ir::Function& function, const Cfg& cfg, uint32_t block);
+
 bool in_loop(const Module& module, const Cfg& cfg, const Loop& loop, const ir::Instruction& instruction);
 
 }  // namespace klint

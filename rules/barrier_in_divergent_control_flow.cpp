@@ -1,6 +1,7 @@
 #include <deque>
 
 #include "analyzer/uniformity.h"
+#include "analyzer/loops.h"
 #include "rules/rule.h"
 
 namespace klint {
@@ -71,36 +72,6 @@ bool has_workgroup_execution_scope(const Module& module, const ir::Instruction& 
   return !scope || *scope == static_cast<uint32_t>(spv::Scope::Workgroup);
 }
 
-// Whether `to` can be reached from `from` in the control-flow graph.
-bool reaches(const Cfg& cfg, uint32_t from, uint32_t to) {
-  std::vector<bool> seen(cfg.size(), false);
-  std::deque<uint32_t> work{from};
-  while (!work.empty()) {
-    uint32_t block = work.front();
-    work.pop_front();
-    if (block == to) return true;
-    if (seen[block]) continue;
-    seen[block] = true;
-    for (uint32_t next : cfg.successors(block)) work.push_back(next);
-  }
-  return false;
-}
-
-bool is_loop_branch(const ir::Function& function, const Cfg& cfg, uint32_t block) {
-  if (const ir::Instruction* merge = function.blocks[block].merge(); merge && merge->opcode() == Op::OpLoopMerge) {
-    return true;
-  }
-  for (const ir::Block& candidate : function.blocks) {
-    const ir::Instruction* merge = candidate.merge();
-    if (!merge || merge->opcode() != Op::OpLoopMerge) continue;
-    int header = cfg.index_of(candidate.id());
-    for (uint32_t next : cfg.successors(block)) {
-      if (next == static_cast<uint32_t>(header) || cfg.index_of(merge->word(0)) == static_cast<int>(next)) return true;
-    }
-  }
-  return false;
-}
-
 std::string source_name(const Uniformity& uniformity, uint32_t condition) {
   if (auto builtin = uniformity.source_builtin(condition)) return glsl_name(*builtin);
   return "a value that differs between invocations";
@@ -113,7 +84,7 @@ std::string branch_note(const ir::Function& function, const Cfg& cfg, uint32_t b
                        source);
   }
   for (uint32_t next : cfg.successors(branch)) {
-    if (!reaches(cfg, next, barrier)) {
+    if (!cfg.reaches(next, barrier)) {
       return fmt::format("invocations that branch away here never reach the barrier; the condition depends on {}",
                          source);
     }

@@ -3,6 +3,7 @@
 
 #include "analyzer/ir/opcodes.h"
 #include "analyzer/uniformity.h"
+#include "analyzer/loops.h"
 #include "rules/rule.h"
 #include "rules/target_limits.h"
 
@@ -180,38 +181,6 @@ uint32_t widest_subgroup(const std::vector<const Target*>& targets) {
   return widest;
 }
 
-bool reaches(const Cfg& cfg, uint32_t from, uint32_t to) {
-  std::vector<bool> seen(cfg.size(), false);
-  std::deque<uint32_t> work{from};
-  while (!work.empty()) {
-    uint32_t block = work.front();
-    work.pop_front();
-    if (block == to) return true;
-    if (seen[block]) continue;
-    seen[block] = true;
-    for (uint32_t next : cfg.successors(block)) work.push_back(next);
-  }
-  return false;
-}
-
-// Whether the branch decides whether to run a loop's next iteration: it is a
-// loop header, or it jumps to one or to a loop's merge block.
-bool is_loop_branch(const ir::Function& function, const Cfg& cfg, uint32_t block) {
-  if (const ir::Instruction* merge = function.blocks[block].merge(); merge && merge->opcode() == Op::OpLoopMerge) {
-    return true;
-  }
-  for (const ir::Block& candidate : function.blocks) {
-    const ir::Instruction* merge = candidate.merge();
-    if (!merge || merge->opcode() != Op::OpLoopMerge) continue;
-    int header = cfg.index_of(candidate.id());
-    int exit = cfg.index_of(merge->word(0));
-    for (uint32_t next : cfg.successors(block)) {
-      if (static_cast<int>(next) == header || static_cast<int>(next) == exit) return true;
-    }
-  }
-  return false;
-}
-
 std::string source_name(const Module& module, const Uniformity& uniformity, uint32_t condition) {
   if (auto builtin = uniformity.source_builtin(condition)) return glsl_name(*builtin);
   auto chain = uniformity.chain(condition);
@@ -235,7 +204,7 @@ std::string branch_note(const ir::Function& function, const Cfg& cfg, uint32_t b
         source);
   }
   for (uint32_t next : cfg.successors(branch)) {
-    if (!reaches(cfg, next, operation_block)) {
+    if (!cfg.reaches(next, operation_block)) {
       return fmt::format("invocations that branch away here never reach {}; the condition depends on {}", operation,
                          source);
     }
