@@ -10,7 +10,7 @@
 #include "analyzer/ir/opcodes.h"
 #include "analyzer/loops.h"
 #include "analyzer/symbolic.h"
-#include "rules/reduction_tree.h"
+#include "rules/support/reduction_tree.h"
 #include "rules/rule.h"
 
 namespace klint {

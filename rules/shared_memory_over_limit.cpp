@@ -2,7 +2,7 @@
 
 #include "analyzer/workgroup_memory.h"
 #include "rules/rule.h"
-#include "rules/target_limits.h"
+#include "rules/support/target_limits.h"
 
 namespace klint {
 namespace {

@@ -7,8 +7,8 @@
 #include "analyzer/ir/opcodes.h"
 #include "analyzer/ssa.h"
 #include "rules/rule.h"
-#include "rules/subgroup_width.h"
-#include "rules/target_limits.h"
+#include "rules/support/subgroup_width.h"
+#include "rules/support/target_limits.h"
 
 namespace klint {
 namespace {

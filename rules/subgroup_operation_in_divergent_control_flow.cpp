@@ -5,7 +5,7 @@
 #include "analyzer/uniformity.h"
 #include "analyzer/loops.h"
 #include "rules/rule.h"
-#include "rules/target_limits.h"
+#include "rules/support/target_limits.h"
 
 namespace klint {
 namespace {

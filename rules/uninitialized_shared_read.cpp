@@ -6,7 +6,7 @@
 #include "analyzer/accesses.h"
 #include "analyzer/collision.h"
 #include "rules/rule.h"
-#include "rules/shared_access_text.h"
+#include "rules/support/shared_access_text.h"
 
 namespace klint {
 namespace {

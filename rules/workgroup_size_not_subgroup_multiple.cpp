@@ -4,7 +4,7 @@
 #include <set>
 
 #include "rules/rule.h"
-#include "rules/target_limits.h"
+#include "rules/support/target_limits.h"
 
 namespace klint {
 namespace {

@@ -1,5 +1,5 @@
 #include "rules/rule.h"
-#include "rules/target_limits.h"
+#include "rules/support/target_limits.h"
 
 namespace klint {
 namespace {

@@ -1,4 +1,4 @@
-#include "rules/subgroup_width.h"
+#include "rules/support/subgroup_width.h"
 
 #include <fmt/core.h>
 

@@ -1,4 +1,4 @@
-#include "rules/shared_access_text.h"
+#include "rules/support/shared_access_text.h"
 
 #include <fmt/core.h>
 

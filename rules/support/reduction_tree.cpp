@@ -1,4 +1,4 @@
-#include "rules/reduction_tree.h"
+#include "rules/support/reduction_tree.h"
 
 #include <spirv/unified1/GLSL.std.450.h>
 
