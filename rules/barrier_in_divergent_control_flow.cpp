@@ -62,6 +62,12 @@ Conditions on values that are the same for the whole workgroup stay silent:
 `gl_WorkGroupID`, `gl_NumWorkGroups`, push constants, specialization constants,
 uniform buffers, and loads at uniform addresses. A barrier with subgroup
 execution scope is not a workgroup barrier and is not checked here.
+
+Known false positive: a condition that the workgroup agrees on by voting
+(each subgroup publishes `subgroupAll(x)` to shared memory, every invocation
+then combines its own `x` with all the votes) is the same for every
+invocation, but klint sees it computed from each invocation's own value and
+reports the barriers it guards. Suppress the finding there.
 )md",
 };
 
