@@ -13,6 +13,7 @@ using spv::Op;
 constexpr uint64_t kMaxInvocations = 4096;
 constexpr size_t kMaxIterations = 64;
 constexpr size_t kMaxCombinations = 4096;
+constexpr size_t kMaxCachedOffsets = 4096;
 
 bool is_invocation_symbol(Symbol symbol) {
   return symbol.kind == Symbol::Kind::LocalId || symbol.kind == Symbol::Kind::SubgroupLane ||
@@ -170,6 +171,9 @@ std::vector<std::optional<int64_t>> CollisionFinder::offsets(const MemoryAccess&
   auto found = state_->offsets.find(key);
   if (found != state_->offsets.end()) return found->second;
   std::vector<std::optional<int64_t>> result = evaluate_offsets(access, loop_values, unknown_guards_hold);
+  // Bounded: a shader of thousands of accesses would otherwise keep every
+  // invocation's offset of every iteration of every one.
+  if (state_->offsets.size() >= kMaxCachedOffsets) state_->offsets.clear();
   state_->offsets.emplace(std::move(key), result);
   return result;
 }
