@@ -11,6 +11,8 @@
 #include "driver/discover.h"
 #include "driver/docs.h"
 #include "driver/lint.h"
+#include "driver/output/github.h"
+#include "driver/output/json.h"
 #include "driver/output/text.h"
 #include "driver/reflect_command.h"
 #include "rules/rule.h"
@@ -25,6 +27,7 @@ constexpr int kExitFindings = 1;
 constexpr int kExitUsage = 2;
 
 enum class FailOn { Note, Warning, Error, Never };
+enum class OutputFormat { Text, Json, Github };
 
 struct Arguments {
   std::vector<std::string> paths;
@@ -38,6 +41,7 @@ struct Arguments {
   std::vector<std::string> targets;
   FailOn fail_on = FailOn::Warning;
   ColorMode color = ColorMode::Auto;
+  OutputFormat format = OutputFormat::Text;
   std::optional<uint64_t> max_shared_memory;
   bool list_rules = false;
   std::string explain;
@@ -202,36 +206,44 @@ int run(const Arguments& args) {
   }
   options.rule_options.max_shared_memory = args.max_shared_memory;
 
-  TextStyle out_style{use_color(args.color, STDOUT_FILENO)};
+  TextStyle out_style{args.format == OutputFormat::Text && use_color(args.color, STDOUT_FILENO)};
   TextStyle err_style{use_color(args.color, STDERR_FILENO)};
   Discovery discovery = discover_inputs(args.paths, options.compile.force_compute);
+  std::vector<InputMessage> messages;
   size_t input_errors = 0;
-  for (const InputMessage& message : discovery.messages) {
+  auto input_message = [&](const InputMessage& message) {
+    // Input errors always reach the terminal; the machine formats carry them too.
     print_input_message(std::cerr, message, err_style);
+    if (args.format == OutputFormat::Github) print_github(std::cout, message);
+    messages.push_back(message);
     input_errors += message.is_error;
-  }
+  };
+  for (const InputMessage& message : discovery.messages) input_message(message);
 
   SourceCache sources;
   std::vector<Diagnostic> all;
   size_t linted = 0;
   for (const InputFile& input : discovery.files) {
     FileReport report = lint_file(input, options, sources);
-    for (const InputMessage& message : report.messages) {
-      print_input_message(std::cerr, message, err_style);
-      input_errors += message.is_error;
-    }
+    for (const InputMessage& message : report.messages) input_message(message);
     linted += report.messages.empty();
-    for (const Diagnostic& diagnostic : report.diagnostics) print_diagnostic(std::cout, diagnostic, sources, out_style);
+    for (const Diagnostic& diagnostic : report.diagnostics) {
+      if (args.format == OutputFormat::Text) print_diagnostic(std::cout, diagnostic, sources, out_style);
+      if (args.format == OutputFormat::Github) print_github(std::cout, diagnostic);
+    }
     all.insert(all.end(), report.diagnostics.begin(), report.diagnostics.end());
   }
-  std::cout.flush();
-  print_summary(std::cerr, all, linted, input_errors, err_style);
 
-  if (input_errors > 0) return kExitUsage;
-  for (const Diagnostic& diagnostic : all) {
-    if (fails(diagnostic.severity, args.fail_on)) return kExitFindings;
+  int exit_code = kExitClean;
+  if (input_errors > 0) {
+    exit_code = kExitUsage;
+  } else if (std::any_of(all.begin(), all.end(), [&](const Diagnostic& d) { return fails(d.severity, args.fail_on); })) {
+    exit_code = kExitFindings;
   }
-  return kExitClean;
+  if (args.format == OutputFormat::Json) print_json(std::cout, all, messages, linted, exit_code);
+  std::cout.flush();
+  if (args.format != OutputFormat::Json) print_summary(std::cerr, all, linted, input_errors, err_style);
+  return exit_code;
 }
 
 }  // namespace
@@ -270,6 +282,11 @@ int main(int argc, char** argv) {
                                          {"never", ColorMode::Never}};
   app.add_option("--color", args.color, "Colour: auto (default; honours NO_COLOR), always, never")
       ->transform(CLI::CheckedTransformer(color))->group(output);
+  std::map<std::string, OutputFormat> formats{{"text", OutputFormat::Text}, {"json", OutputFormat::Json},
+                                              {"github", OutputFormat::Github}};
+  app.add_option("--format", args.format,
+                 "text (default), json (schema in docs/output.md), github (workflow annotations)")
+      ->transform(CLI::CheckedTransformer(formats))->group(output);
 
   std::vector<std::string> reflect_paths;
   ReflectFormat reflect_format = ReflectFormat::Table;

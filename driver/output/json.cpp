@@ -1,0 +1,45 @@
+#include "driver/output/json.h"
+
+#include <nlohmann/json.hpp>
+
+namespace klint {
+namespace {
+
+nlohmann::json location_json(const Location& location) {
+  nlohmann::json out{{"file", location.file}, {"line", location.line}, {"column", location.column},
+                     {"end_column", location.end_column}};
+  if (!location.token.empty()) out["token"] = location.token;
+  if (!location.has_line() && !location.excerpt.empty()) out["excerpt"] = location.excerpt;
+  return out;
+}
+
+}  // namespace
+
+void print_json(std::ostream& out, const std::vector<Diagnostic>& diagnostics,
+                const std::vector<InputMessage>& messages, size_t files_linted, int exit_code) {
+  nlohmann::json findings = nlohmann::json::array();
+  for (const Diagnostic& diagnostic : diagnostics) {
+    nlohmann::json notes = nlohmann::json::array();
+    for (const Note& note : diagnostic.notes) {
+      notes.push_back({{"location", location_json(note.location)}, {"message", note.message}});
+    }
+    nlohmann::json finding{{"rule", diagnostic.rule ? std::string(diagnostic.rule->id) : std::string()},
+                           {"severity", std::string(to_string(diagnostic.severity))},
+                           {"message", diagnostic.message},
+                           {"location", location_json(diagnostic.location)},
+                           {"notes", std::move(notes)}};
+    if (diagnostic.rule) finding["category"] = std::string(to_string(diagnostic.rule->category));
+    if (!diagnostic.fix_title.empty()) finding["fix"] = diagnostic.fix_title;
+    findings.push_back(std::move(finding));
+  }
+  nlohmann::json inputs = nlohmann::json::array();
+  for (const InputMessage& message : messages) {
+    inputs.push_back({{"path", message.path}, {"reason", message.reason}, {"error", message.is_error}});
+  }
+  nlohmann::json document{{"schema", "klint-findings-1"},  {"version", KLINT_VERSION},
+                          {"files_linted", files_linted},  {"exit_code", exit_code},
+                          {"findings", std::move(findings)}, {"inputs", std::move(inputs)}};
+  out << document.dump(2) << '\n';
+}
+
+}  // namespace klint

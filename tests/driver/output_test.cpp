@@ -1,0 +1,73 @@
+// The machine-readable formats: --format json (schema klint-findings-1, see
+// docs/output.md) and --format github (workflow annotations).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "driver/output/github.h"
+#include "tests/support/run.h"
+
+namespace klint::testing {
+namespace {
+
+const std::string kRace = std::string(KLINT_SOURCE_DIR) + "/tests/rules/shared-memory-race/bad_neighbour_read.comp";
+const std::string kClean = std::string(KLINT_SOURCE_DIR) + "/tests/clean/softmax.comp";
+
+TEST(JsonFormat, CarriesEveryFindingWithItsNotesAndTheExitCode) {
+  KlintRun run = run_klint({"--format", "json", kRace, kClean});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  nlohmann::json document = nlohmann::json::parse(run.out);
+  EXPECT_EQ(document["schema"], "klint-findings-1");
+  EXPECT_EQ(document["files_linted"], 2);
+  EXPECT_EQ(document["exit_code"], 1);
+  ASSERT_EQ(document["findings"].size(), 1u);
+  const auto& finding = document["findings"][0];
+  EXPECT_EQ(finding["rule"], "shared-memory-race");
+  EXPECT_EQ(finding["severity"], "error");
+  EXPECT_EQ(finding["category"], "correctness");
+  EXPECT_EQ(finding["location"]["file"], kRace);
+  EXPECT_EQ(finding["location"]["line"], 11);
+  ASSERT_EQ(finding["notes"].size(), 1u);
+  EXPECT_EQ(finding["notes"][0]["location"]["line"], 9);
+  EXPECT_EQ(finding["notes"][0]["message"], "invocation 1 writes tile[1] here");
+  EXPECT_FALSE(finding["fix"].get<std::string>().empty());
+  EXPECT_TRUE(document["inputs"].empty());
+}
+
+TEST(JsonFormat, ReportsInputErrorsAndStaysOneDocument) {
+  KlintRun run = run_klint({"--format", "json", "/nonexistent/shader.comp", kClean});
+  EXPECT_EQ(run.exit_code, 2);
+  nlohmann::json document = nlohmann::json::parse(run.out);
+  ASSERT_EQ(document["inputs"].size(), 1u);
+  EXPECT_EQ(document["inputs"][0]["path"], "/nonexistent/shader.comp");
+  EXPECT_EQ(document["inputs"][0]["error"], true);
+  EXPECT_EQ(document["exit_code"], 2);
+  EXPECT_TRUE(document["findings"].empty());
+  // The reason still reaches the terminal, one line naming the file.
+  EXPECT_NE(run.err.find("/nonexistent/shader.comp"), std::string::npos);
+}
+
+TEST(GithubFormat, OneAnnotationPerFindingWithNotesOnLinesOfTheirOwn) {
+  KlintRun run = run_klint({"--format", "github", kRace});
+  EXPECT_EQ(run.exit_code, 1);
+  std::string expected = "::error file=" + github_escape(kRace, true) +
+                         ",line=11,title=shared-memory-race::data race on 'tile': invocation 0 reads tile[1] "
+                         "while invocation 1 writes it, with no barrier between%0A" +
+                         kRace + ":9: invocation 1 writes tile[1] here%0Ahelp: ";
+  EXPECT_EQ(run.out.rfind(expected, 0), 0u) << run.out;
+  EXPECT_EQ(std::count(run.out.begin(), run.out.end(), '\n'), 1);
+}
+
+TEST(GithubFormat, EscapesWhatWorkflowCommandsReserve) {
+  EXPECT_EQ(github_escape("a%b\nc\rd:e,f", false), "a%25b%0Ac%0Dd:e,f");
+  EXPECT_EQ(github_escape("dir:a,b.comp", true), "dir%3Aa%2Cb.comp");
+}
+
+TEST(Format, RejectsAnUnknownFormat) {
+  KlintRun run = run_klint({"--format", "xml", kClean});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("xml"), std::string::npos) << run.err;
+}
+
+}  // namespace
+}  // namespace klint::testing
