@@ -143,4 +143,52 @@ None: an internal error is always a klint bug.
 )md",
 };
 
+const RuleInfo kUnusedSuppression{
+    .id = "unused-suppression",
+    .category = Category::Input,
+    .default_severity = Severity::Warning,
+    .summary = "klint-ignore comment that silences nothing",
+    .doc = R"md(
+## What it finds
+A `// klint-ignore: rule-id`, `// klint-ignore-next-line: rule-id` or
+`// klint-ignore-file: rule-id` comment whose rule reports nothing where the
+comment points, or that names a rule klint does not have.
+
+## Why it matters
+A stale suppression hides the next real finding of that rule on that line,
+and misleads the reader into thinking the code needs an exception.
+
+## Bad
+```glsl
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { float x[]; };
+shared float tile[64];
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    tile[tid] = x[gl_GlobalInvocationID.x];
+    barrier();
+    // klint-ignore-next-line: shared-memory-race -- fixed long ago
+    x[gl_GlobalInvocationID.x] = tile[(tid + 1) % 64];
+}
+```
+
+## Fix
+```glsl
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { float x[]; };
+shared float tile[64];
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    tile[tid] = x[gl_GlobalInvocationID.x];
+    barrier();
+    x[gl_GlobalInvocationID.x] = tile[(tid + 1) % 64];
+}
+```
+
+## Exceptions
+Suppressions for rules left out with `--select` or `--ignore` are not judged,
+and neither are suppressions in included files, which other shaders may need.
+)md",
+};
+
 }  // namespace klint

@@ -31,6 +31,7 @@ struct RuleInfo {
 extern const RuleInfo kCompileError;
 extern const RuleInfo kInvalidSpirv;
 extern const RuleInfo kInternalError;
+extern const RuleInfo kUnusedSuppression;  // reported by the driver, which reads the comments
 
 // A place in a file. line and column are 1-based; 0 means unknown. When the
 // file has no text to show (a .spv without line info), `excerpt` holds what to

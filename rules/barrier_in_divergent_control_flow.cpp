@@ -67,8 +67,8 @@ Known false positive: a condition that the workgroup agrees on by voting
 (each subgroup publishes `subgroupAll(x)` to shared memory, every invocation
 then combines its own `x` with all the votes) is the same for every
 invocation, but klint sees it computed from each invocation's own value and
-reports the barriers it guards. For such a file, leave the rule out with
-`--ignore barrier-in-divergent-control-flow`.
+reports the barriers it guards. Silence those lines with
+`// klint-ignore-next-line: barrier-in-divergent-control-flow -- workgroup vote`.
 )md",
 };
 

@@ -23,7 +23,7 @@ void RuleRegistry::add(std::unique_ptr<Rule> rule) {
 const std::vector<std::unique_ptr<Rule>>& RuleRegistry::rules() { return storage(); }
 
 std::vector<const RuleInfo*> RuleRegistry::infos() {
-  std::vector<const RuleInfo*> out{&kCompileError, &kInvalidSpirv, &kInternalError};
+  std::vector<const RuleInfo*> out{&kCompileError, &kInvalidSpirv, &kInternalError, &kUnusedSuppression};
   for (const auto& rule : storage()) out.push_back(&rule->info());
   std::sort(out.begin(), out.end(), [](const RuleInfo* a, const RuleInfo* b) { return a->id < b->id; });
   return out;

@@ -1,0 +1,102 @@
+#include "driver/suppressions.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <map>
+#include <regex>
+#include <set>
+
+namespace klint {
+
+namespace {
+
+std::vector<std::string> split_rules(const std::string& list) {
+  std::vector<std::string> rules;
+  size_t at = 0;
+  while (at <= list.size()) {
+    size_t comma = list.find(',', at);
+    std::string id = list.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    id.erase(0, id.find_first_not_of(" \t"));
+    id.erase(id.find_last_not_of(" \t") + 1);
+    if (!id.empty()) rules.push_back(id);
+    if (comma == std::string::npos) break;
+    at = comma + 1;
+  }
+  return rules;
+}
+
+}  // namespace
+
+std::vector<Suppression> parse_suppressions(const std::string& file, std::string_view text) {
+  static const std::regex kComment(R"(//\s*klint-ignore(-next-line|-file)?\s*:\s*([^\r\n]*?)\s*(?:--\s*([^\r\n]*))?$)");
+  std::vector<Suppression> out;
+  uint32_t line = 0;
+  size_t start = 0;
+  while (start <= text.size()) {
+    ++line;
+    size_t end = text.find('\n', start);
+    std::string current(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+    if (!current.empty() && current.back() == '\r') current.pop_back();  // CRLF files
+    if (current.find("klint-ignore") != std::string::npos) {
+      std::smatch match;
+      if (std::regex_search(current, match, kComment)) {
+        Suppression suppression{file, line, line, split_rules(match[2].str()), match[3].str()};
+        if (match[1] == "-next-line") suppression.target_line = line + 1;
+        if (match[1] == "-file") suppression.target_line = 0;
+        out.push_back(std::move(suppression));
+      }
+    }
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+void apply_suppressions(std::vector<Diagnostic>& diagnostics, const std::string& main_file, SourceCache& sources,
+                        const RuleSelection& selection) {
+  std::set<std::string> files{main_file};
+  for (const Diagnostic& diagnostic : diagnostics) files.insert(diagnostic.location.file);
+  std::vector<Suppression> suppressions;
+  for (const std::string& file : files) {
+    const SourceFile* source = sources.get(file);
+    if (!source) continue;
+    for (Suppression& s : parse_suppressions(file, source->text())) suppressions.push_back(std::move(s));
+  }
+  if (suppressions.empty()) return;
+  // used[i][j]: suppression i, rule j silenced something.
+  std::vector<std::vector<bool>> used(suppressions.size());
+  for (size_t i = 0; i < suppressions.size(); ++i) used[i].assign(suppressions[i].rules.size(), false);
+  std::erase_if(diagnostics, [&](const Diagnostic& diagnostic) {
+    bool silenced = false;
+    for (size_t i = 0; i < suppressions.size(); ++i) {
+      const Suppression& s = suppressions[i];
+      if (s.file != diagnostic.location.file) continue;
+      if (s.target_line != 0 && s.target_line != diagnostic.location.line) continue;
+      for (size_t j = 0; j < s.rules.size(); ++j) {
+        if (diagnostic.rule && s.rules[j] == diagnostic.rule->id) {
+          used[i][j] = true;
+          silenced = true;
+        }
+      }
+    }
+    return silenced;
+  });
+  if (!selection.enabled(kUnusedSuppression)) return;
+  for (size_t i = 0; i < suppressions.size(); ++i) {
+    const Suppression& s = suppressions[i];
+    if (s.file != main_file) continue;
+    for (size_t j = 0; j < s.rules.size(); ++j) {
+      if (used[i][j]) continue;
+      const RuleInfo* rule = RuleRegistry::find(s.rules[j]);
+      if (rule && !selection.enabled(*rule)) continue;
+      std::string message = rule ? fmt::format("suppression of {} silences nothing here", s.rules[j])
+                                 : fmt::format("suppression names '{}', which is not a klint rule", s.rules[j]);
+      diagnostics.push_back(Diagnostic{&kUnusedSuppression, kUnusedSuppression.default_severity, message,
+                                       Location{s.file, s.line, 0, 0, {}, "klint-ignore"}, {},
+                                       rule ? "remove the suppression" : "klint --list-rules lists the rule ids"});
+    }
+  }
+}
+
+}  // namespace klint

@@ -1,0 +1,37 @@
+// Inline suppressions, as ruff's `# noqa` and clang-tidy's NOLINT:
+//   x = tile[i + 1];  // klint-ignore: shared-memory-race -- the barrier is in the caller
+//   // klint-ignore-next-line: redundant-barrier, manual-subgroup-reduction -- reason
+//   // klint-ignore-file: uncoalesced-global-access -- rows are tiny here
+// A suppression names one or more rule ids; the reason after `--` is for the
+// reader. One that silences nothing is reported as unused-suppression.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyzer/diagnostic.h"
+#include "analyzer/source.h"
+#include "rules/rule.h"
+
+namespace klint {
+
+struct Suppression {
+  std::string file;
+  uint32_t line = 0;         // where the comment is
+  uint32_t target_line = 0;  // the line it silences; 0 for the whole file
+  std::vector<std::string> rules;
+  std::string reason;
+};
+
+// The suppressions in a file's text (`//` comments, GLSL and HLSL alike).
+std::vector<Suppression> parse_suppressions(const std::string& file, std::string_view text);
+
+// Drops the diagnostics that suppressions in their files silence, and adds an
+// unused-suppression finding for each suppression of `main_file` that
+// silences nothing among the rules `selection` runs.
+void apply_suppressions(std::vector<Diagnostic>& diagnostics, const std::string& main_file, SourceCache& sources,
+                        const RuleSelection& selection);
+
+
+}  // namespace klint
