@@ -37,4 +37,24 @@ uint32_t copied_value(const Module& module, uint32_t id) {
   return resolve(module, id, active, budget).value_or(id);
 }
 
+uint32_t stored_once(const Module& module, uint32_t variable) {
+  if (module.storage_class(variable) != spv::StorageClass::Function) return 0;
+  uint32_t stored = 0;
+  for (const ir::Instruction* use : module.uses(variable)) {
+    if (!module.block_of(*use)) continue;  // OpName and other module-level mentions
+    spv::Op op = use->opcode();
+    if (op == spv::Op::OpStore && use->word(0) == variable) {
+      if (stored) return 0;
+      stored = use->word(1);
+    } else if (op == spv::Op::OpAccessChain || op == spv::Op::OpInBoundsAccessChain) {
+      for (const ir::Instruction* through : module.uses(use->result_id())) {
+        if (through->opcode() != spv::Op::OpLoad) return 0;
+      }
+    } else if (op != spv::Op::OpLoad) {
+      return 0;  // passed to a call, copied, stored through: it may change elsewhere
+    }
+  }
+  return stored;
+}
+
 }  // namespace klint

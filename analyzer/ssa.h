@@ -15,4 +15,11 @@ namespace klint {
 // answering `id`, past a budget of visited phis.
 uint32_t copied_value(const Module& module, uint32_t id);
 
+// The value stored into a Function variable that is written once, whole, and
+// otherwise only read (directly or through access chains): what every load
+// after the store reads. glslang passes HLSL entry-point parameters through
+// such variables, which SSA rewriting keeps when they are read by component.
+// 0 for any other variable.
+uint32_t stored_once(const Module& module, uint32_t variable);
+
 }  // namespace klint

@@ -290,30 +290,12 @@ std::optional<std::pair<spv::BuiltIn, uint32_t>> builtin_component(const Module&
   return std::nullopt;
 }
 
-// The value stored into a function variable that is written once, whole, and
-// otherwise only read, looking through copies between such variables.
+// stored_once, looking through copies from one such variable into another.
 std::optional<uint32_t> single_stored_value(const Module& module, uint32_t variable_id, int depth = 0) {
   const ir::Instruction* variable = module.def(variable_id);
-  if (depth > 4 || !variable || variable->opcode() != Op::OpVariable ||
-      module.storage_class(variable_id) != spv::StorageClass::Function) {
-    return std::nullopt;
-  }
-  const ir::Instruction* store = nullptr;
-  for (const ir::Instruction* use : module.uses(variable_id)) {
-    if (!module.block_of(*use)) continue;  // OpName and other module-level mentions
-    if (use->opcode() == Op::OpStore && use->word(0) == variable_id) {
-      if (store) return std::nullopt;
-      store = use;
-    } else if (use->opcode() == Op::OpAccessChain) {
-      for (const ir::Instruction* inner : module.uses(use->result_id())) {
-        if (inner->opcode() != Op::OpLoad) return std::nullopt;
-      }
-    } else if (use->opcode() != Op::OpLoad) {
-      return std::nullopt;
-    }
-  }
-  if (!store) return std::nullopt;
-  uint32_t value = store->word(1);
+  if (depth > 4 || !variable || variable->opcode() != Op::OpVariable) return std::nullopt;
+  uint32_t value = stored_once(module, variable_id);
+  if (!value) return std::nullopt;
   const ir::Instruction* def = module.def(value);
   if (def && def->opcode() == Op::OpLoad) {
     if (auto inner = single_stored_value(module, def->word(2), depth + 1)) return inner;

@@ -263,7 +263,7 @@ class Evaluator {
       pointer = module_.def(pointer->word(2));
     }
     if (!pointer || pointer->opcode() != Op::OpVariable) return std::nullopt;
-    if (uint32_t stored = stored_once(*pointer)) return component(stored, index, depth + 1);
+    if (uint32_t stored = stored_once(module_, pointer->result_id())) return component(stored, index, depth + 1);
     auto builtin = module_.builtin(pointer->result_id());
     if (!builtin || index > 2) return std::nullopt;
     int dim = static_cast<int>(index);
@@ -285,31 +285,6 @@ class Evaluator {
     }
     reads_.push_back({*builtin, dim, &load});
     return of(source, dim);
-  }
-
-  // The value stored to a Function variable that is written once, as a
-  // whole, and otherwise only read: what every load of it that follows the
-  // store reads. glslang passes HLSL's entry-point parameters through such
-  // variables, which SSA rewriting keeps when they are read by component.
-  // 0 for any other variable.
-  uint32_t stored_once(const ir::Instruction& variable) const {
-    if (module_.storage_class(variable.result_id()) != spv::StorageClass::Function) return 0;
-    uint32_t stored = 0;
-    for (const ir::Instruction* use : module_.uses(variable.result_id())) {
-      if (!module_.block_of(*use)) continue;  // names and decorations
-      if (use->opcode() == Op::OpStore && use->word(0) == variable.result_id()) {
-        if (stored) return 0;
-        stored = use->word(1);
-        continue;
-      }
-      if (use->opcode() == Op::OpLoad) continue;
-      bool chain = use->opcode() == Op::OpAccessChain || use->opcode() == Op::OpInBoundsAccessChain;
-      if (!chain) return 0;
-      for (const ir::Instruction* through : module_.uses(use->result_id())) {
-        if (through->opcode() != Op::OpLoad) return 0;
-      }
-    }
-    return stored;
   }
 
   const Module& module_;

@@ -171,26 +171,6 @@ std::vector<const ir::Instruction*> deciding_comparisons(const Module& module, c
   return out;
 }
 
-// The one store to a Function variable, when it is stored whole and once.
-const ir::Instruction* only_store(const Module& module, uint32_t variable) {
-  if (module.storage_class(variable) != spv::StorageClass::Function) return nullptr;
-  const ir::Instruction* found = nullptr;
-  for (const ir::Instruction* use : module.uses(variable)) {
-    if (!module.block_of(*use)) continue;  // OpName, OpEntryPoint
-    if (use->opcode() == Op::OpStore) {
-      if (found || use->word(0) != variable) return nullptr;
-      found = use;
-    } else if (use->opcode() != Op::OpLoad && !is_access_chain(use->opcode())) {
-      return nullptr;  // passed to a call, copied: it may change elsewhere
-    } else if (is_access_chain(use->opcode())) {
-      for (const ir::Instruction* through : module.uses(use->result_id())) {
-        if (through->opcode() != Op::OpLoad) return nullptr;
-      }
-    }
-  }
-  return found;
-}
-
 }  // namespace
 
 std::optional<uint64_t> literal_value(const Module& module, uint32_t id) {
@@ -218,9 +198,8 @@ std::optional<BuiltinValue> loaded_builtin(const Module& module, uint32_t id) {
         if (auto builtin = module.builtin(pointer->result_id())) return BuiltinValue{*builtin, component};
         // HLSL entry points copy their built-in parameters into locals that
         // SSA rewriting keeps, being accessed by member.
-        const ir::Instruction* store = only_store(module, pointer->result_id());
-        if (!store) return std::nullopt;
-        id = store->word(1);
+        id = stored_once(module, pointer->result_id());
+        if (!id) return std::nullopt;
         break;
       }
       case Op::OpCompositeExtract:
