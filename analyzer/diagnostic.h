@@ -63,6 +63,9 @@ struct Diagnostic {
   Location location;
   std::vector<Note> notes;
   std::string fix_title;
+  // Set by the driver when a configuration lints one shader as several
+  // variants (define sets): the variants that found this. Empty otherwise.
+  std::vector<std::string> variants;
 };
 
 // Deterministic order for output: file, line, column, rule id, message.

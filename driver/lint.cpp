@@ -127,7 +127,7 @@ FileReport lint_file(const InputFile& input, const LintOptions& options, SourceC
                                             Location{input.path}, {}, "please report this as a bug in klint"});
   }
   std::erase_if(report.diagnostics, [&](const Diagnostic& d) { return !options.selection.enabled(*d.rule); });
-  apply_suppressions(report.diagnostics, input.path, sources, options.selection);
+  report.suppressed = apply_suppressions(report.diagnostics, input.path, sources, options.selection);
   std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(), diagnostic_less);
   // Inlining copies a helper into each caller: one line, one finding.
   auto same = [](const Diagnostic& a, const Diagnostic& b) {

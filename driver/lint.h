@@ -9,6 +9,7 @@
 #include "analyzer/frontend.h"
 #include "analyzer/source.h"
 #include "driver/discover.h"
+#include "driver/suppressions.h"
 #include "rules/rule.h"
 
 namespace klint {
@@ -23,6 +24,7 @@ struct FileReport {
   std::string path;
   std::vector<Diagnostic> diagnostics;   // sorted with diagnostic_less
   std::vector<InputMessage> messages;    // unreadable, or skipped as not compute
+  std::vector<SuppressedDiagnostic> suppressed;  // silenced by klint-ignore comments
 };
 
 FileReport lint_file(const InputFile& input, const LintOptions& options, SourceCache& sources);

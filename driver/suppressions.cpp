@@ -53,8 +53,9 @@ std::vector<Suppression> parse_suppressions(const std::string& file, std::string
   return out;
 }
 
-void apply_suppressions(std::vector<Diagnostic>& diagnostics, const std::string& main_file, SourceCache& sources,
-                        const RuleSelection& selection) {
+std::vector<SuppressedDiagnostic> apply_suppressions(std::vector<Diagnostic>& diagnostics, const std::string& main_file,
+                                                     SourceCache& sources, const RuleSelection& selection) {
+  std::vector<SuppressedDiagnostic> silenced_diagnostics;
   std::set<std::string> files{main_file};
   for (const Diagnostic& diagnostic : diagnostics) files.insert(diagnostic.location.file);
   std::vector<Suppression> suppressions;
@@ -63,12 +64,12 @@ void apply_suppressions(std::vector<Diagnostic>& diagnostics, const std::string&
     if (!source) continue;
     for (Suppression& s : parse_suppressions(file, source->text())) suppressions.push_back(std::move(s));
   }
-  if (suppressions.empty()) return;
+  if (suppressions.empty()) return silenced_diagnostics;
   // used[i][j]: suppression i, rule j silenced something.
   std::vector<std::vector<bool>> used(suppressions.size());
   for (size_t i = 0; i < suppressions.size(); ++i) used[i].assign(suppressions[i].rules.size(), false);
   std::erase_if(diagnostics, [&](const Diagnostic& diagnostic) {
-    bool silenced = false;
+    const Suppression* silenced = nullptr;
     for (size_t i = 0; i < suppressions.size(); ++i) {
       const Suppression& s = suppressions[i];
       if (s.file != diagnostic.location.file) continue;
@@ -76,13 +77,14 @@ void apply_suppressions(std::vector<Diagnostic>& diagnostics, const std::string&
       for (size_t j = 0; j < s.rules.size(); ++j) {
         if (diagnostic.rule && s.rules[j] == diagnostic.rule->id) {
           used[i][j] = true;
-          silenced = true;
+          if (!silenced) silenced = &s;
         }
       }
     }
-    return silenced;
+    if (silenced) silenced_diagnostics.push_back(SuppressedDiagnostic{diagnostic, *silenced});
+    return silenced != nullptr;
   });
-  if (!selection.enabled(kUnusedSuppression)) return;
+  if (!selection.enabled(kUnusedSuppression)) return silenced_diagnostics;
   for (size_t i = 0; i < suppressions.size(); ++i) {
     const Suppression& s = suppressions[i];
     if (s.file != main_file) continue;
@@ -97,6 +99,7 @@ void apply_suppressions(std::vector<Diagnostic>& diagnostics, const std::string&
                                        rule ? "remove the suppression" : "klint --list-rules lists the rule ids"});
     }
   }
+  return silenced_diagnostics;
 }
 
 }  // namespace klint

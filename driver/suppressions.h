@@ -27,11 +27,19 @@ struct Suppression {
 // The suppressions in a file's text (`//` comments, GLSL and HLSL alike).
 std::vector<Suppression> parse_suppressions(const std::string& file, std::string_view text);
 
-// Drops the diagnostics that suppressions in their files silence, and adds an
-// unused-suppression finding for each suppression of `main_file` that
-// silences nothing among the rules `selection` runs.
-void apply_suppressions(std::vector<Diagnostic>& diagnostics, const std::string& main_file, SourceCache& sources,
-                        const RuleSelection& selection);
+// A finding that a suppression silenced; SARIF reports these with
+// --include-suppressed.
+struct SuppressedDiagnostic {
+  Diagnostic diagnostic;
+  Suppression suppression;
+};
+
+// Moves the diagnostics that suppressions in their files silence out of
+// `diagnostics` (returning them, in order), and adds an unused-suppression
+// finding for each suppression of `main_file` that silences nothing among the
+// rules `selection` runs.
+std::vector<SuppressedDiagnostic> apply_suppressions(std::vector<Diagnostic>& diagnostics, const std::string& main_file,
+                                                     SourceCache& sources, const RuleSelection& selection);
 
 
 }  // namespace klint

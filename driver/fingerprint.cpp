@@ -1,0 +1,83 @@
+#include "driver/fingerprint.h"
+
+#include <fmt/core.h>
+
+#include <cctype>
+#include <map>
+#include <string_view>
+#include <tuple>
+
+namespace klint {
+namespace {
+
+class Fnv1a {
+ public:
+  void add(std::string_view text) {
+    for (unsigned char c : text) {
+      hash_ = (hash_ ^ c) * 0x100000001b3ULL;
+    }
+    hash_ = (hash_ ^ 0xff) * 0x100000001b3ULL;  // separator: "ab"+"c" differs from "a"+"bc"
+  }
+  uint64_t value() const { return hash_; }
+
+ private:
+  uint64_t hash_ = 0xcbf29ce484222325ULL;
+};
+
+std::string collapse_whitespace(std::string_view line) {
+  std::string out;
+  bool space = false;
+  for (char c : line) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
+bool is_blank(std::string_view line) { return collapse_whitespace(line).empty(); }
+
+// The line and its nearest non-blank neighbours.
+std::string context(const SourceFile& source, uint32_t line) {
+  std::string out = collapse_whitespace(source.line(line));
+  for (uint32_t above = line - 1; above >= 1; --above) {
+    if (is_blank(source.line(above))) continue;
+    out = collapse_whitespace(source.line(above)) + "\n" + out;
+    break;
+  }
+  for (uint32_t below = line + 1; below <= source.line_count(); ++below) {
+    if (is_blank(source.line(below))) continue;
+    out += "\n" + collapse_whitespace(source.line(below));
+    break;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> fingerprints(const std::vector<Diagnostic>& diagnostics, SourceCache& sources) {
+  std::vector<std::string> out;
+  out.reserve(diagnostics.size());
+  std::map<std::tuple<std::string, uint64_t>, int> seen;  // (file, hash) -> how many so far
+  for (const Diagnostic& diagnostic : diagnostics) {
+    const Location& location = diagnostic.location;
+    Fnv1a hash;
+    hash.add(diagnostic.rule ? diagnostic.rule->id : "");
+    const SourceFile* source = location.has_line() ? sources.get(location.file) : nullptr;
+    if (source && location.line <= source->line_count()) {
+      hash.add(context(*source, location.line));
+    } else {
+      hash.add(collapse_whitespace(location.excerpt));
+    }
+    hash.add(location.token);
+    int occurrence = ++seen[{location.file, hash.value()}];
+    out.push_back(fmt::format("{:016x}:{}", hash.value(), occurrence));
+  }
+  return out;
+}
+
+}  // namespace klint

@@ -1,0 +1,22 @@
+// Fingerprints that name a finding by the code around it rather than by its
+// line number, so that SARIF's partialFingerprints and the baseline keep
+// matching a finding when lines above it move.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analyzer/diagnostic.h"
+#include "analyzer/source.h"
+
+namespace klint {
+
+// One fingerprint per diagnostic, in order: 16 hex digits hashing the rule id,
+// the finding's line and its nearest non-blank neighbours above and below
+// (whitespace collapsed), and the identifier it is about; for a file without
+// text, the excerpt shown instead. Findings whose hash would coincide within
+// one file are told apart by their order in it (":1", ":2", ...), so a new
+// instance of a rule next to an old one still gets a new fingerprint.
+std::vector<std::string> fingerprints(const std::vector<Diagnostic>& diagnostics, SourceCache& sources);
+
+}  // namespace klint
