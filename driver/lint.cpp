@@ -105,7 +105,7 @@ void lint_compiled(const InputFile& input, const LintOptions& options, CompiledS
 }  // namespace
 
 FileReport lint_file(const InputFile& input, const LintOptions& options, SourceCache& sources) {
-  FileReport report{input.path, {}, {}};
+  FileReport report{input.path, {}, {}, {}, {input.path}};
   ReadError read_error;
   std::optional<std::string> text = read_file(input.path, &read_error);
   if (!text) {
@@ -115,6 +115,7 @@ FileReport lint_file(const InputFile& input, const LintOptions& options, SourceC
   try {
     CompiledShader compiled = compile(input.path, *text, input.language, options.compile, sources);
     report.diagnostics = std::move(compiled.diagnostics);
+    report.files = compiled.files;
     if (compiled.non_compute_stage) {
       report.messages.push_back(InputMessage{
           input.path, fmt::format("not a compute shader ({} stage); skipped", *compiled.non_compute_stage), false});

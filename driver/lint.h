@@ -25,6 +25,8 @@ struct FileReport {
   std::vector<Diagnostic> diagnostics;   // sorted with diagnostic_less
   std::vector<InputMessage> messages;    // unreadable, or skipped as not compute
   std::vector<SuppressedDiagnostic> suppressed;  // silenced by klint-ignore comments
+  // Every file the result depends on: the shader and each file it included.
+  std::vector<std::string> files;
 };
 
 FileReport lint_file(const InputFile& input, const LintOptions& options, SourceCache& sources);
