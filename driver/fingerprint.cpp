@@ -39,24 +39,6 @@ std::string collapse_whitespace(std::string_view line) {
   return out;
 }
 
-bool is_blank(std::string_view line) { return collapse_whitespace(line).empty(); }
-
-// The line and its nearest non-blank neighbours.
-std::string context(const SourceFile& source, uint32_t line) {
-  std::string out = collapse_whitespace(source.line(line));
-  for (uint32_t above = line - 1; above >= 1; --above) {
-    if (is_blank(source.line(above))) continue;
-    out = collapse_whitespace(source.line(above)) + "\n" + out;
-    break;
-  }
-  for (uint32_t below = line + 1; below <= source.line_count(); ++below) {
-    if (is_blank(source.line(below))) continue;
-    out += "\n" + collapse_whitespace(source.line(below));
-    break;
-  }
-  return out;
-}
-
 }  // namespace
 
 std::vector<std::string> fingerprints(const std::vector<Diagnostic>& diagnostics, SourceCache& sources) {
@@ -69,7 +51,7 @@ std::vector<std::string> fingerprints(const std::vector<Diagnostic>& diagnostics
     hash.add(diagnostic.rule ? diagnostic.rule->id : "");
     const SourceFile* source = location.has_line() ? sources.get(location.file) : nullptr;
     if (source && location.line <= source->line_count()) {
-      hash.add(context(*source, location.line));
+      hash.add(collapse_whitespace(source->line(location.line)));
     } else {
       hash.add(collapse_whitespace(location.excerpt));
     }

@@ -12,11 +12,12 @@
 namespace klint {
 
 // One fingerprint per diagnostic, in order: 16 hex digits hashing the rule id,
-// the finding's line and its nearest non-blank neighbours above and below
-// (whitespace collapsed), and the identifier it is about; for a file without
-// text, the excerpt shown instead. Findings whose hash would coincide within
-// one file are told apart by their order in it (":1", ":2", ...), so a new
-// instance of a rule next to an old one still gets a new fingerprint.
+// the text of the finding's line (whitespace collapsed) and the identifier it
+// is about; for a file without text, the excerpt shown instead. Findings whose
+// hash would coincide within one file are told apart by their order in it
+// (":1", ":2", ...), so a new instance of a rule on an identical line still
+// counts as new. Only the line itself: an edit of its neighbours, as well as
+// lines inserted above, leaves the fingerprint as it was.
 std::vector<std::string> fingerprints(const std::vector<Diagnostic>& diagnostics, SourceCache& sources);
 
 }  // namespace klint

@@ -2,19 +2,24 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <iostream>
 #include <string_view>
 
 #include <deque>
 
+#include "driver/baseline.h"
 #include "driver/discover.h"
 #include "driver/docs.h"
 #include "driver/lint.h"
 #include "driver/output/github.h"
 #include "driver/output/json.h"
 #include "driver/output/text.h"
+#include "driver/parallel.h"
+#include "driver/progress.h"
 #include "driver/reflect_command.h"
+#include "driver/variants.h"
 #include "rules/rule.h"
 #include "validate/device.h"
 #include "validate/targets.h"
@@ -46,6 +51,10 @@ struct Arguments {
   bool list_rules = false;
   std::string explain;
   std::string generate_docs;
+  std::optional<unsigned> jobs;  // -j; every core when absent
+  std::string baseline;
+  std::string write_baseline;
+  bool no_cache = false;
 };
 
 int usage_error(const std::string& message) {
@@ -174,6 +183,21 @@ int print_devices(std::ostream& out) {
   return kExitClean;
 }
 
+// One compilation of one file: the file itself, or one of its variants.
+struct Job {
+  InputFile input;
+  LintOptions options;
+  std::string variant;  // "" when the file has no variants
+};
+
+// The run's jobs, in output order; a file's variants are consecutive.
+std::vector<Job> make_jobs(const std::vector<InputFile>& files, const LintOptions& options) {
+  std::vector<Job> jobs;
+  jobs.reserve(files.size());
+  for (const InputFile& input : files) jobs.push_back(Job{input, options, {}});
+  return jobs;
+}
+
 int run(const Arguments& args) {
   if (args.list_rules) {
     print_rule_list(std::cout);
@@ -191,6 +215,7 @@ int run(const Arguments& args) {
     return kExitClean;
   }
   if (args.paths.empty()) return usage_error("no input files (klint --help shows the usage)");
+  if (args.jobs && *args.jobs == 0) return usage_error("-j 0: give at least one job");
 
   LintOptions options;
   std::string error;
@@ -205,14 +230,23 @@ int run(const Arguments& args) {
     if (!resolve_targets(args.targets, options.rule_options.targets, &error)) return usage_error(error);
   }
   options.rule_options.max_shared_memory = args.max_shared_memory;
+  std::optional<Baseline> baseline;
+  if (!args.baseline.empty()) {
+    baseline = Baseline::load(args.baseline, &error);
+    if (!baseline) return usage_error(error);
+  }
+  std::optional<BaselineWriter> baseline_writer;
+  if (!args.write_baseline.empty()) baseline_writer.emplace(args.write_baseline);
 
   TextStyle out_style{args.format == OutputFormat::Text && use_color(args.color, STDOUT_FILENO)};
   TextStyle err_style{use_color(args.color, STDERR_FILENO)};
   Discovery discovery = discover_inputs(args.paths, options.compile.force_compute);
   std::vector<InputMessage> messages;
   size_t input_errors = 0;
+  Progress progress(discovery.files.size(), true);
   auto input_message = [&](const InputMessage& message) {
     // Input errors always reach the terminal; the machine formats carry them too.
+    progress.clear();
     print_input_message(std::cerr, message, err_style);
     if (args.format == OutputFormat::Github) print_github(std::cout, message);
     messages.push_back(message);
@@ -223,16 +257,45 @@ int run(const Arguments& args) {
   SourceCache sources;
   std::vector<Diagnostic> all;
   size_t linted = 0;
-  for (const InputFile& input : discovery.files) {
-    FileReport report = lint_file(input, options, sources);
+  size_t in_baseline = 0;
+  auto emit = [&](FileReport report) {
     for (const InputMessage& message : report.messages) input_message(message);
     linted += report.messages.empty();
-    for (const Diagnostic& diagnostic : report.diagnostics) {
+    if (baseline) in_baseline += baseline->filter(report.diagnostics, sources);
+    if (baseline_writer) baseline_writer->add(report.diagnostics, sources);
+    if (!report.diagnostics.empty()) progress.clear();
+    // Writing a baseline records the findings rather than shows them.
+    for (const Diagnostic& diagnostic : baseline_writer ? std::vector<Diagnostic>{} : report.diagnostics) {
       if (args.format == OutputFormat::Text) print_diagnostic(std::cout, diagnostic, sources, out_style);
       if (args.format == OutputFormat::Github) print_github(std::cout, diagnostic);
     }
-    all.insert(all.end(), report.diagnostics.begin(), report.diagnostics.end());
-  }
+    std::cout.flush();
+    all.insert(all.end(), std::make_move_iterator(report.diagnostics.begin()),
+               std::make_move_iterator(report.diagnostics.end()));
+  };
+
+  std::vector<Job> jobs = make_jobs(discovery.files, options);
+  std::atomic<size_t> done{0};
+  std::vector<FileReport> variants;  // of the file being gathered
+  std::vector<std::string> variant_names;
+  ordered_parallel_for(
+      jobs.size(), args.jobs.value_or(default_jobs()),
+      [&](size_t i) {
+        FileReport report = lint_file(jobs[i].input, jobs[i].options, sources);
+        ++done;
+        return report;
+      },
+      [&](size_t i, FileReport report) {
+        progress.update(done, jobs[i].input.path);
+        if (jobs[i].variant.empty()) return emit(std::move(report));
+        variants.push_back(std::move(report));
+        variant_names.push_back(jobs[i].variant);
+        if (i + 1 < jobs.size() && jobs[i + 1].input.path == jobs[i].input.path) return;
+        emit(merge_variants(std::move(variants), variant_names));
+        variants.clear();
+        variant_names.clear();
+      });
+  progress.clear();
 
   int exit_code = kExitClean;
   if (input_errors > 0) {
@@ -240,9 +303,20 @@ int run(const Arguments& args) {
   } else if (std::any_of(all.begin(), all.end(), [&](const Diagnostic& d) { return fails(d.severity, args.fail_on); })) {
     exit_code = kExitFindings;
   }
+  if (baseline_writer) {
+    if (!baseline_writer->write(&error)) return usage_error(error);
+    std::cerr << fmt::format("klint: wrote {} finding{} to {}\n", baseline_writer->size(),
+                             baseline_writer->size() == 1 ? "" : "s", args.write_baseline);
+    // Recording today's findings is the point of the run, not a failure.
+    if (exit_code == kExitFindings) exit_code = kExitClean;
+  }
   if (args.format == OutputFormat::Json) print_json(std::cout, all, messages, linted, exit_code);
   std::cout.flush();
   if (args.format != OutputFormat::Json) print_summary(std::cerr, all, linted, input_errors, err_style);
+  if (in_baseline > 0) {
+    std::cerr << fmt::format("klint: {} finding{} in the baseline {} not shown\n", in_baseline,
+                             in_baseline == 1 ? "" : "s", args.baseline);
+  }
   return exit_code;
 }
 
@@ -287,6 +361,16 @@ int main(int argc, char** argv) {
   app.add_option("--format", args.format,
                  "text (default), json (schema in docs/output.md), github (workflow annotations)")
       ->transform(CLI::CheckedTransformer(formats))->group(output);
+
+  app.add_option("-j,--jobs", args.jobs, "Lint N files at once (default: every core); output order stays the same")
+      ->group(output);
+  app.add_flag("--no-cache", args.no_cache, "Lint every file again instead of reusing results of unchanged files")
+      ->group(output);
+  auto* adoption = "Adopting klint on existing code";
+  app.add_option("--baseline", args.baseline, "Report only findings that the baseline FILE does not hold")
+      ->group(adoption);
+  app.add_option("--write-baseline", args.write_baseline, "Record every finding of this run in FILE, and exit 0")
+      ->group(adoption);
 
   std::vector<std::string> reflect_paths;
   ReflectFormat reflect_format = ReflectFormat::Table;

@@ -1,0 +1,100 @@
+#include "driver/baseline.h"
+
+#include <fmt/core.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "driver/atomic_file.h"
+#include "driver/fingerprint.h"
+
+namespace klint {
+namespace {
+
+namespace fs = std::filesystem;
+constexpr std::string_view kSchema = "klint-baseline-1";
+
+// The path of `file` relative to `directory`, both taken from the current
+// directory, with `/` separators: the same finding gets the same name whether
+// klint runs at the root or below it.
+std::string relative_to(const std::string& directory, const std::string& file) {
+  fs::path from = fs::absolute(directory).lexically_normal();
+  fs::path path = fs::absolute(file).lexically_normal();
+  fs::path relative = path.lexically_relative(from);
+  return (relative.empty() ? path : relative).generic_string();
+}
+
+std::string directory_of(const std::string& path) {
+  fs::path parent = fs::path(path).parent_path();
+  return parent.empty() ? "." : parent.string();
+}
+
+}  // namespace
+
+std::optional<Baseline> Baseline::load(const std::string& path, std::string* error) {
+  ReadError read_error;
+  std::optional<std::string> text = read_file(path, &read_error);
+  if (!text) {
+    *error = fmt::format("{}: {}", path, read_error.reason);
+    return std::nullopt;
+  }
+  Baseline baseline;
+  baseline.directory_ = directory_of(path);
+  try {
+    nlohmann::json document = nlohmann::json::parse(*text);
+    if (!document.is_object() || document.value("schema", "") != kSchema) {
+      *error = fmt::format("{}: not a klint baseline (no \"schema\": \"{}\")", path, kSchema);
+      return std::nullopt;
+    }
+    for (const nlohmann::json& finding : document.at("findings")) {
+      baseline.known_.emplace(finding.at("file").get<std::string>(), finding.at("rule").get<std::string>(),
+                              finding.at("fingerprint").get<std::string>());
+    }
+  } catch (const nlohmann::json::exception& e) {
+    // nlohmann's messages start with "[json.exception.parse_error.101] ...".
+    std::string reason = e.what();
+    if (size_t bracket = reason.find("] "); reason.starts_with("[json.") && bracket != std::string::npos) {
+      reason = reason.substr(bracket + 2);
+    }
+    *error = fmt::format("{}: not a klint baseline: {}", path, reason);
+    return std::nullopt;
+  }
+  return baseline;
+}
+
+size_t Baseline::filter(std::vector<Diagnostic>& diagnostics, SourceCache& sources) const {
+  std::vector<std::string> prints = fingerprints(diagnostics, sources);
+  size_t index = 0;
+  size_t removed = std::erase_if(diagnostics, [&](const Diagnostic& diagnostic) {
+    const std::string& print = prints[index++];
+    return known_.contains({relative_to(directory_, diagnostic.location.file), std::string(diagnostic.rule->id), print});
+  });
+  return removed;
+}
+
+BaselineWriter::BaselineWriter(std::string path) : path_(std::move(path)), directory_(directory_of(path_)) {}
+
+void BaselineWriter::add(const std::vector<Diagnostic>& diagnostics, SourceCache& sources) {
+  std::vector<std::string> prints = fingerprints(diagnostics, sources);
+  for (size_t i = 0; i < diagnostics.size(); ++i) {
+    const Diagnostic& diagnostic = diagnostics[i];
+    findings_.push_back(Finding{relative_to(directory_, diagnostic.location.file), std::string(diagnostic.rule->id),
+                                prints[i], diagnostic.location.line, diagnostic.message});
+  }
+}
+
+bool BaselineWriter::write(std::string* error) const {
+  nlohmann::json findings = nlohmann::json::array();
+  for (const Finding& finding : findings_) {
+    // line and message are for the reader of the file; matching ignores them.
+    findings.push_back({{"file", finding.file},
+                        {"rule", finding.rule},
+                        {"fingerprint", finding.fingerprint},
+                        {"line", finding.line},
+                        {"message", finding.message}});
+  }
+  nlohmann::json document{{"schema", kSchema}, {"version", KLINT_VERSION}, {"findings", findings}};
+  return write_file_atomically(path_, document.dump(2) + "\n", error);
+}
+
+}  // namespace klint

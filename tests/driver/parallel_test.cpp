@@ -1,0 +1,92 @@
+// -j: results come out in input order whatever finishes first, the output of
+// a parallel run is the output of a serial one, and progress shows only on a
+// terminal.
+#include "driver/parallel.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "tests/support/run.h"
+
+namespace klint::testing {
+namespace {
+
+TEST(OrderedParallelFor, ConsumesInOrderWhateverFinishesFirst) {
+  std::vector<size_t> consumed;
+  std::set<std::thread::id> workers;
+  std::mutex mutex;
+  ordered_parallel_for(
+      40, 4,
+      [&](size_t i) {
+        // Early items are the slowest, so later ones finish first.
+        std::this_thread::sleep_for(std::chrono::milliseconds(i < 4 ? 30 : 1));
+        std::lock_guard lock(mutex);
+        workers.insert(std::this_thread::get_id());
+        return i * 10;
+      },
+      [&](size_t i, size_t result) {
+        EXPECT_EQ(result, i * 10);
+        consumed.push_back(i);
+      });
+  ASSERT_EQ(consumed.size(), 40u);
+  for (size_t i = 0; i < consumed.size(); ++i) EXPECT_EQ(consumed[i], i);
+  EXPECT_GT(workers.size(), 1u);
+}
+
+TEST(OrderedParallelFor, HandlesNoWorkAndOneThread) {
+  size_t calls = 0;
+  ordered_parallel_for(0, 8, [](size_t i) { return i; }, [&](size_t, size_t) { ++calls; });
+  EXPECT_EQ(calls, 0u);
+  ordered_parallel_for(3, 1, [](size_t i) { return i; }, [&](size_t i, size_t r) { calls += (i == r); });
+  EXPECT_EQ(calls, 3u);
+}
+
+TEST(ParallelLint, OutputIsTheSameWithAnyNumberOfJobs) {
+  std::string rules = std::string(KLINT_SOURCE_DIR) + "/tests/rules";
+  KlintRun serial = run_klint({"--no-cache", "--color=never", "-j", "1", rules}, "", 300);
+  KlintRun parallel = run_klint({"--no-cache", "--color=never", "-j", "3", rules}, "", 300);
+  ASSERT_EQ(serial.exit_code, 1) << serial.err;
+  EXPECT_GT(serial.out.size(), 10000u);
+  EXPECT_EQ(parallel.exit_code, serial.exit_code);
+  EXPECT_EQ(parallel.out, serial.out);
+  EXPECT_EQ(parallel.err, serial.err);
+}
+
+TEST(ParallelLint, ZeroJobsIsAUsageError) {
+  KlintRun run = run_klint({"-j", "0", std::string(KLINT_SOURCE_DIR) + "/examples"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("-j 0"), std::string::npos) << run.err;
+}
+
+// Runs `command` with a terminal as its standard error (util-linux script).
+std::string on_a_terminal(const std::string& command) {
+  std::string line = "script -qefc '" + command + "' /dev/null";
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(line.c_str(), "r"), pclose);
+  std::string out;
+  char buffer[4096];
+  while (size_t n = fread(buffer, 1, sizeof buffer, pipe.get())) out.append(buffer, n);
+  return out;
+}
+
+TEST(ParallelLint, ProgressShowsOnATerminalAndIsErased) {
+  std::string rules = std::string(KLINT_SOURCE_DIR) + "/tests/rules";
+  std::string terminal = on_a_terminal(std::string(KLINT_BINARY) + " --no-cache -j 2 " + rules + " >/dev/null");
+  EXPECT_NE(terminal.find("files"), std::string::npos) << terminal;  // the summary
+  size_t progress = terminal.find("] ");
+  ASSERT_NE(progress, std::string::npos) << terminal;
+  EXPECT_NE(terminal.find("\r\x1b[2K", progress), std::string::npos) << terminal;  // erased before the summary
+  // Not a terminal: no progress.
+  KlintRun piped = run_klint({"--no-cache", "-j", "2", rules});
+  EXPECT_EQ(piped.err.find("\x1b[2K"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace klint::testing
