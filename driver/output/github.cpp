@@ -1,5 +1,7 @@
 #include "driver/output/github.h"
 
+#include <fmt/ranges.h>
+
 #include <fmt/core.h>
 
 namespace klint {
@@ -43,6 +45,7 @@ void print_github(std::ostream& out, const Diagnostic& diagnostic) {
     message += note.location.has_line() ? fmt::format("\n{}:{}: {}", note.location.file, note.location.line, note.message)
                                         : "\n" + note.message;
   }
+  if (!diagnostic.variants.empty()) message += fmt::format("\nvariants: {}", fmt::join(diagnostic.variants, ", "));
   if (!diagnostic.fix_title.empty()) message += "\nhelp: " + diagnostic.fix_title;
   out << "::" << command(diagnostic.severity) << ' ' << properties << "::" << github_escape(message, false) << '\n';
 }

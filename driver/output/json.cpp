@@ -30,6 +30,7 @@ void print_json(std::ostream& out, const std::vector<Diagnostic>& diagnostics,
                            {"notes", std::move(notes)}};
     if (diagnostic.rule) finding["category"] = std::string(to_string(diagnostic.rule->category));
     if (!diagnostic.fix_title.empty()) finding["fix"] = diagnostic.fix_title;
+    if (!diagnostic.variants.empty()) finding["variants"] = diagnostic.variants;
     findings.push_back(std::move(finding));
   }
   nlohmann::json inputs = nlohmann::json::array();

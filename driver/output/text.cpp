@@ -1,5 +1,7 @@
 #include "driver/output/text.h"
 
+#include <fmt/ranges.h>
+
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -165,6 +167,10 @@ class DiagnosticPrinter {
   void header(const Location& location, Severity severity, std::string_view message, std::string_view rule_id);
   void snippet(const Location& location);
   void help(std::string_view title) { out_ << "  " << paint_(kBold, "help:") << ' ' << sanitize(title) << '\n'; }
+  void variants(const std::vector<std::string>& names) {
+    out_ << "  " << paint_(kBold, names.size() == 1 ? "variant:" : "variants:") << ' '
+         << sanitize(fmt::format("{}", fmt::join(names, ", "))) << '\n';
+  }
 
  private:
   void source_line(std::string_view line, const Location& location);
@@ -294,6 +300,7 @@ void print_diagnostic(std::ostream& out, const Diagnostic& diagnostic, SourceCac
     printer.header(note.location, Severity::Note, note.message, {});
     printer.snippet(note.location);
   }
+  if (!diagnostic.variants.empty()) printer.variants(diagnostic.variants);
   if (!diagnostic.fix_title.empty()) printer.help(diagnostic.fix_title);
 }
 
