@@ -100,6 +100,19 @@ bool is_hlsl_compute_source(std::string_view text) {
   return it != text.end();
 }
 
+// An explicitly named .glsl, .hlsl or .hlsli file with no entry point at all
+// (no main() in GLSL, no [numthreads] in HLSL) is an include-only header. Git
+// hooks and pre-commit pass every changed file, headers among them, so such a
+// file is skipped with a note instead of failing to compile as a kernel. An
+// unreadable file is not a header: lint_file reports why it cannot be read.
+bool is_header_without_entry_point(const std::string& path) {
+  const std::string ext = fs::path(path).extension().string();
+  if (ext != ".glsl" && ext != ".hlsl" && ext != ".hlsli") return false;
+  std::optional<std::string> head = read_head(path);
+  if (!head) return false;
+  return ext == ".glsl" ? !mentions_main_function(*head) : !is_hlsl_compute_source(*head);
+}
+
 class Discoverer {
  public:
   explicit Discoverer(bool force_compute) : force_compute_(force_compute) {}
@@ -136,6 +149,11 @@ void Discoverer::add_argument(const std::string& path) {
   // Reading a FIFO or a device would block or never end.
   if (!S_ISREG(st.st_mode)) return error(path, "not a regular file");
   if (std::optional<Language> language = language_for_path(path, force_compute_)) {
+    // -fshader-stage=compute says the file is a kernel: it is compiled as one.
+    if (!force_compute_ && is_header_without_entry_point(path)) {
+      result_.messages.push_back({path, "no compute entry point; skipped", false});
+      return;
+    }
     return take(path, st, *language, /*named=*/true);
   }
   if (std::optional<std::string> stage = non_compute_stage_for_path(path)) {

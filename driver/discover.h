@@ -15,7 +15,8 @@ struct InputFile {
 };
 
 // A one-line message about an input that is not linted: an error (missing,
-// unreadable, symlink loop) or a note (a non-compute shader, skipped).
+// unreadable, symlink loop) or a note (a non-compute shader or an include-only
+// header, skipped).
 struct InputMessage {
   std::string path;
   std::string reason;
@@ -31,8 +32,11 @@ struct Discovery {
 // hold a compute shader are taken (.comp, .spv, .spvasm; .glsl and .hlsl when
 // they contain a compute entry point, so include-only headers are passed over).
 // Symbolic links are followed, a directory already being walked is reported as
-// a symlink loop and not entered again. A path named explicitly is always
-// linted if klint knows its language (see language_for_path).
+// a symlink loop and not entered again. A path named explicitly is linted if
+// klint knows its language (see language_for_path), except a .glsl, .hlsl or
+// .hlsli file with no entry point at all (no main() in GLSL, no [numthreads]
+// in HLSL): that is an include-only header, skipped with a note unless
+// -fshader-stage=compute (force_compute) says it is a kernel.
 // Paths found in a directory are the directory as given joined with the path
 // below it, without `.` components or doubled slashes (`.` gives `a.comp`,
 // `shaders/` gives `shaders/a.comp`); `..` is kept. Explicit files keep the

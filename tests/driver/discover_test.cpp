@@ -187,13 +187,53 @@ TEST_F(DiscoverTest, ExplicitNonComputeStageIsANote) {
                                            "note: b.rchit: not a compute shader (closest stage); skipped"}));
 }
 
-TEST_F(DiscoverTest, ExplicitFilesAreTakenWithoutSniffing) {
+TEST_F(DiscoverTest, ExplicitHeadersWithoutAnEntryPointAreSkippedWithANote) {
+  write("common.glsl", kGlslHeader);
+  write("common.hlsli", "float twice(float x) { return 2 * x; }\n");
+  write("pixel.hlsl", "float4 main() : SV_Target { return 0; }\n");
+  write("empty.hlsli");
+  Discovery discovery = discover_inputs({"common.glsl", "common.hlsli", "pixel.hlsl", "empty.hlsli"}, false);
+  EXPECT_TRUE(discovery.files.empty());
+  EXPECT_EQ(messages_of(discovery), (Paths{"note: common.glsl: no compute entry point; skipped",
+                                           "note: common.hlsli: no compute entry point; skipped",
+                                           "note: pixel.hlsl: no compute entry point; skipped",
+                                           "note: empty.hlsli: no compute entry point; skipped"}));
+}
+
+// Named files need only an entry point: a workgroup size may come from an
+// include, which a directory walk's sniffing cannot see.
+TEST_F(DiscoverTest, ExplicitFilesWithAnEntryPointAreTaken) {
+  write("kernel.glsl", "#include \"size.h\"\nvoid main() {}\n");
+  write("kernel.hlsli", "[numthreads(64, 1, 1)]\nvoid main() {}\n");
+  write("header.comp", kGlslHeader);  // .comp always names a compute shader
+  Discovery discovery = discover_inputs({"kernel.glsl", "kernel.hlsli", "header.comp"}, false);
+  EXPECT_EQ(paths_of(discovery), (Paths{"header.comp", "kernel.glsl", "kernel.hlsli"}));
+  EXPECT_EQ(discovery.files[2].language, Language::Hlsl);
+  for (const InputFile& file : discovery.files) EXPECT_TRUE(file.named_explicitly);
+  EXPECT_TRUE(discovery.messages.empty());
+}
+
+TEST_F(DiscoverTest, ForcedComputeLintsExplicitHeaders) {
   write("common.glsl", kGlslHeader);
   write("common.hlsli");
-  Discovery discovery = discover_inputs({"common.hlsli", "common.glsl"}, false);
+  Discovery discovery = discover_inputs({"common.hlsli", "common.glsl"}, /*force_compute=*/true);
   EXPECT_EQ(paths_of(discovery), (Paths{"common.glsl", "common.hlsli"}));
-  EXPECT_EQ(discovery.files[1].language, Language::Hlsl);
-  for (const InputFile& file : discovery.files) EXPECT_TRUE(file.named_explicitly);
+  EXPECT_TRUE(discovery.messages.empty());
+}
+
+// An unreadable header is taken: lint_file says why it cannot be read, which
+// a note that it was skipped would hide.
+TEST_F(DiscoverTest, UnreadableExplicitHeaderIsTaken) {
+  write("secret.glsl", kGlslHeader);
+  fs::permissions("secret.glsl", fs::perms::none);
+  std::string seen = testing::run_unprivileged([] {
+    Discovery discovery = discover_inputs({"secret.glsl"}, false);
+    std::string out;
+    for (const std::string& p : paths_of(discovery)) out += "file " + p + "\n";
+    for (const std::string& m : messages_of(discovery)) out += m + "\n";
+    return out;
+  });
+  EXPECT_EQ(seen, "file secret.glsl\n");
 }
 
 TEST_F(DiscoverTest, ExplicitSpecialFileIsAnError) {

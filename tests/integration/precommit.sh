@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# Runs klint as a pre-commit hook in a scratch git repository, committing a
+# good and a bad shader, the way docs/integration.md sets it up:
+#   framework  klint's hook (.pre-commit-hooks.yaml) through the pre-commit
+#              framework: a .pre-commit-config.yaml that names it by `repo:`
+#              and `rev:`, commits through the hook `pre-commit install` writes
+#   git-hook   the plain .git/hooks/pre-commit script, as docs/integration.md
+#              prints it
+# Offline: a `language: system` hook installs nothing, and the hook repository
+# is a local one.
+#
+# usage: precommit.sh framework|git-hook KLINT_SOURCE_DIR KLINT_BINARY
+# `framework` fails when pre-commit is not installed (tools/bootstrap installs
+# it), unless KLINT_SKIP_PRECOMMIT=1, which skips it (exit 77, CTest's
+# SKIP_RETURN_CODE).
+set -euo pipefail
+
+mode=$1
+source_dir=$(cd "$2" && pwd)
+klint_binary=$3
+
+if [[ $mode == framework ]] && ! command -v pre-commit >/dev/null 2>&1; then
+  if [[ ${KLINT_SKIP_PRECOMMIT:-} == 1 ]]; then
+    echo "skipped: pre-commit is not installed and KLINT_SKIP_PRECOMMIT=1"
+    exit 77
+  fi
+  echo "error: pre-commit is not installed (tools/bootstrap installs it; KLINT_SKIP_PRECOMMIT=1 skips this test)" >&2
+  exit 1
+fi
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/klint-precommit.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+
+# Nothing of the user's or the machine's configuration may leak in: no global
+# git config (core.hooksPath would stop `pre-commit install`), no shared
+# pre-commit cache. The hook finds the klint under test first on PATH.
+export HOME=$scratch/home PRE_COMMIT_HOME=$scratch/cache XDG_CACHE_HOME=$scratch/cache
+export GIT_CONFIG_NOSYSTEM=1 PRE_COMMIT_COLOR=never NO_COLOR=1
+PATH="$(cd "$(dirname "$klint_binary")" && pwd):$PATH"
+export PATH
+unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE
+mkdir -p "$HOME"
+[[ $(command -v klint) -ef $klint_binary ]] || { echo "error: klint on PATH is not $klint_binary" >&2; exit 1; }
+
+fail() {
+  echo "FAIL ($mode): $1" >&2
+  [[ -n ${2:-} ]] && printf -- '--- output:\n%s\n---\n' "$2" >&2
+  exit 1
+}
+
+new_repo() {
+  git init -q "$1"
+  git -C "$1" config user.name "klint test"
+  git -C "$1" config user.email "klint-test@example.invalid"
+  git -C "$1" config commit.gpgsign false
+}
+
+# The shaders of one commit: a clean kernel, whose name has a space in it;
+# the include-only headers beside it, which a hook hands to klint too and klint
+# must skip without failing; and a kernel with a finding.
+write_shaders() {
+  mkdir -p shaders
+  echo 'float twice(float x) { return 2.0 * x; }' > shaders/common.glsl
+  echo 'float twice(float x) { return 2 * x; }' > shaders/common.hlsli
+  cat > "shaders/scale kernel.comp" <<'SHADER'
+#version 450
+#include "common.glsl"
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { float data[]; };
+void main() {
+    data[gl_GlobalInvocationID.x] = twice(data[gl_GlobalInvocationID.x]);
+}
+SHADER
+  # Only the first 16 invocations of each workgroup reach the barrier.
+  cat > shaders/divergent.comp <<'SHADER'
+#version 450
+layout(local_size_x = 64) in;
+void main() {
+    if (gl_LocalInvocationID.x < 16) {
+        barrier();
+    }
+}
+SHADER
+  echo "not a shader" > README.md
+}
+
+# Commits everything, the bad shader among it: the commit must be refused and
+# the output name the file, the line and the rule. Then commits all but the bad
+# shader: that must go through. Leaves both outputs in refused and accepted.
+commit_bad_then_good() {
+  git add -A
+  if refused=$(git commit -m "shaders" 2>&1); then
+    fail "the commit with shaders/divergent.comp went through" "$refused"
+  fi
+  grep -q 'shaders/divergent.comp:5: error: .*\[barrier-in-divergent-control-flow\]' <<<"$refused" ||
+    fail "the hook did not name the bad shader, its line and the rule" "$refused"
+  ! grep -q 'scale kernel.comp:' <<<"$refused" || fail "the good shader has a finding" "$refused"
+  ! git rev-parse -q --verify HEAD >/dev/null || fail "a commit was made despite the failed hook"
+
+  git rm -q --cached shaders/divergent.comp
+  accepted=$(git commit -m "shaders" 2>&1) || fail "the commit of the good shader and headers was refused" "$accepted"
+  [[ $(git ls-files shaders) == $'shaders/common.glsl\nshaders/common.hlsli\nshaders/scale kernel.comp' ]] ||
+    fail "the commit does not hold the good shader and headers" "$(git ls-files)"
+}
+
+framework() {
+  # The hook repository: the manifest exactly as this checkout has it,
+  # committed in a repository of its own, so that uncommitted edits to it are
+  # what is tested and the checkout itself need not be a git repository.
+  new_repo "$scratch/hooks"
+  cp "$source_dir/.pre-commit-hooks.yaml" "$scratch/hooks/"
+  git -C "$scratch/hooks" add .pre-commit-hooks.yaml
+  git -C "$scratch/hooks" commit -q -m "klint hook"
+  local rev output
+  rev=$(git -C "$scratch/hooks" rev-parse HEAD)
+
+  new_repo "$scratch/project"
+  cd "$scratch/project"
+  printf 'repos:\n  - repo: %s\n    rev: %s\n    hooks:\n      - id: klint\n' "$scratch/hooks" "$rev" \
+    > .pre-commit-config.yaml
+  write_shaders
+  pre-commit install >/dev/null
+
+  commit_bad_then_good
+  grep -q '^klint\.*Failed$' <<<"$refused" || fail "pre-commit did not report the hook as failed" "$refused"
+  grep -q '^klint\.*Passed$' <<<"$accepted" || fail "pre-commit did not report the hook as passed" "$accepted"
+
+  # A commit that touches no shader does not run klint at all.
+  echo "more" >> README.md
+  git add README.md
+  output=$(git commit -m "readme" 2>&1) || fail "a commit without shaders was refused" "$output"
+  grep -q '^klint\.*(no files to check)Skipped$' <<<"$output" || fail "klint ran without shaders to check" "$output"
+
+  # `args:` in the user's config reach klint: ignoring the rule lets the bad
+  # shader through.
+  echo "        args: [--ignore, barrier-in-divergent-control-flow]" >> .pre-commit-config.yaml
+  output=$(pre-commit run klint --files shaders/divergent.comp 2>&1) ||
+    fail "args from .pre-commit-config.yaml did not reach klint" "$output"
+  grep -q '^klint\.*Passed$' <<<"$output" || fail "pre-commit did not report the hook as passed" "$output"
+}
+
+git_hook() {
+  new_repo "$scratch/project"
+  cd "$scratch/project"
+  # The first sh block after the section's heading, exactly as printed.
+  awk '/^## A plain git hook/ { section = 1 }
+       section && /^```sh$/ { block = 1; next }
+       block && /^```$/ { exit }
+       block' "$source_dir/docs/integration.md" > .git/hooks/pre-commit
+  grep -q 'xargs -0' .git/hooks/pre-commit || fail "no git hook found in docs/integration.md" "$(cat .git/hooks/pre-commit)"
+  chmod +x .git/hooks/pre-commit
+  write_shaders
+  commit_bad_then_good
+}
+
+case $mode in
+  framework) framework ;;
+  git-hook) git_hook ;;
+  *) echo "error: unknown mode '$mode': framework or git-hook" >&2; exit 2 ;;
+esac
+echo "ok ($mode): the hook refuses the bad shader, names it and its rule, and lets the good one through"
