@@ -10,6 +10,7 @@
 #include <deque>
 
 #include "driver/baseline.h"
+#include "driver/cache.h"
 #include "driver/discover.h"
 #include "driver/docs.h"
 #include "driver/lint.h"
@@ -188,13 +189,14 @@ struct Job {
   InputFile input;
   LintOptions options;
   std::string variant;  // "" when the file has no variants
+  std::string cache_key;
 };
 
 // The run's jobs, in output order; a file's variants are consecutive.
 std::vector<Job> make_jobs(const std::vector<InputFile>& files, const LintOptions& options) {
   std::vector<Job> jobs;
   jobs.reserve(files.size());
-  for (const InputFile& input : files) jobs.push_back(Job{input, options, {}});
+  for (const InputFile& input : files) jobs.push_back(Job{input, options, {}, settings_key(options)});
   return jobs;
 }
 
@@ -275,15 +277,26 @@ int run(const Arguments& args) {
   };
 
   std::vector<Job> jobs = make_jobs(discovery.files, options);
+  std::optional<ResultCache> cache;
+  if (!args.no_cache) {
+    if (std::optional<std::string> directory = default_cache_dir()) cache.emplace(*directory);
+  }
   std::atomic<size_t> done{0};
   std::vector<FileReport> variants;  // of the file being gathered
   std::vector<std::string> variant_names;
   ordered_parallel_for(
       jobs.size(), args.jobs.value_or(default_jobs()),
       [&](size_t i) {
-        FileReport report = lint_file(jobs[i].input, jobs[i].options, sources);
+        const Job& job = jobs[i];
+        std::optional<std::string> text = cache ? read_file(job.input.path, nullptr) : std::nullopt;
+        std::optional<FileReport> report;
+        if (text) report = cache->load(job.input.path, *text, job.cache_key, sources);
+        if (!report) {
+          report = lint_file(job.input, job.options, sources);
+          if (text) cache->store(job.input.path, *text, job.cache_key, *report, sources);
+        }
         ++done;
-        return report;
+        return std::move(*report);
       },
       [&](size_t i, FileReport report) {
         progress.update(done, jobs[i].input.path);
@@ -296,6 +309,9 @@ int run(const Arguments& args) {
         variant_names.clear();
       });
   progress.clear();
+  if (cache) {
+    for (const std::string& warning : cache->take_warnings()) std::cerr << "klint: warning: " << warning << "\n";
+  }
 
   int exit_code = kExitClean;
   if (input_errors > 0) {
