@@ -1,0 +1,369 @@
+#include "driver/config_file.h"
+
+#include <fmt/core.h>
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+
+#include "analyzer/source.h"
+#include "driver/paths.h"
+#include "rules/rule.h"
+#include "validate/targets.h"
+
+namespace klint {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::array<std::string_view, 9> kLayerKeys{
+    "select", "ignore", "extend-ignore", "severity", "defines", "include-dirs", "targets", "target-env", "entry-point"};
+constexpr std::array<std::string_view, 3> kVariantKeys{"files", "name", "defines"};
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// " (did you mean 'select'?)" when a candidate is a typo away from `word`.
+std::string did_you_mean(std::string_view word, const std::vector<std::string_view>& candidates) {
+  std::string_view best;
+  size_t best_distance = std::max<size_t>(2, word.size() / 3) + 1;
+  for (std::string_view candidate : candidates) {
+    size_t distance = edit_distance(word, candidate);
+    if (distance < best_distance) {
+      best = candidate;
+      best_distance = distance;
+    }
+  }
+  return best.empty() ? "" : fmt::format(" (did you mean '{}'?)", best);
+}
+
+std::vector<std::string_view> rule_ids() {
+  std::vector<std::string_view> ids;
+  for (const RuleInfo* info : RuleRegistry::infos()) ids.push_back(info->id);
+  return ids;
+}
+
+std::vector<std::string_view> target_names() {
+  std::vector<std::string_view> names;
+  for (const Target& target : builtin_targets()) names.push_back(target.name);
+  return names;
+}
+
+bool is_identifier(std::string_view name) {
+  auto letter = [](char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  if (name.empty() || !letter(name[0])) return false;
+  return std::all_of(name.begin(), name.end(), [&](char c) { return letter(c) || (c >= '0' && c <= '9'); });
+}
+
+std::optional<Severity> parse_severity(std::string_view text) {
+  if (text == "error") return Severity::Error;
+  if (text == "warning") return Severity::Warning;
+  if (text == "note") return Severity::Note;
+  return std::nullopt;
+}
+
+// Names that --target resolves later: device[:INDEX] and target files.
+bool is_device_name(std::string_view name) {
+  if (name == "device") return true;
+  if (!name.starts_with("device:") || name.size() == 7) return false;
+  uint32_t index = 0;
+  auto [end, ec] = std::from_chars(name.data() + 7, name.data() + name.size(), index);
+  return ec == std::errc() && end == name.data() + name.size();
+}
+
+// A table's entries as written: toml++ keeps them sorted by key, but the
+// first error should be the first in the file, and defines keep their order.
+std::vector<std::pair<const toml::key*, const toml::node*>> in_file_order(const toml::table& table) {
+  std::vector<std::pair<const toml::key*, const toml::node*>> entries;
+  for (const auto& [key, value] : table) entries.emplace_back(&key, &value);
+  std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+    const toml::source_position& x = a.first->source().begin;
+    const toml::source_position& y = b.first->source().begin;
+    return x.line != y.line ? x.line < y.line : x.column < y.column;
+  });
+  return entries;
+}
+
+class Reader {
+ public:
+  Reader(std::string path, fs::path dir) : path_(std::move(path)), dir_(std::move(dir)) {}
+
+  std::optional<ConfigFile> read(const toml::table& root) {
+    ConfigFile config{path_, dir_, {}, {}, {}};
+    for (const auto& [key, value] : in_file_order(root)) {
+      bool ok = false;
+      if (*key == "overrides") {
+        ok = read_tables(*key, *value, [&](const toml::table& t) { return read_override(t, config); });
+      } else if (*key == "variants") {
+        ok = read_tables(*key, *value, [&](const toml::table& t) { return read_variant(t, config); });
+      } else {
+        ok = read_layer_key(*key, *value, config.settings, "");
+      }
+      if (!ok) return std::nullopt;
+    }
+    return config;
+  }
+
+  bool fail(const toml::source_region& at, std::string_view message) {
+    error_ = fmt::format("{}:{}:{}: {}", path_, at.begin.line, at.begin.column, message);
+    return false;
+  }
+
+  const std::string& error() const { return error_; }
+
+ private:
+  // `section` is "" at the top level and "[[overrides]]" in an override.
+  bool read_layer_key(const toml::key& key, const toml::node& value, ConfigLayer& layer, std::string_view section) {
+    std::string_view name = key.str();
+    if (name == "select") {
+      if (!read_rules(name, value, layer.select.emplace())) return false;
+      return !layer.select->empty() || fail(value.source(), "'select' is empty: leave it out to run every rule");
+    }
+    if (name == "ignore") return read_rules(name, value, layer.ignore.emplace());
+    if (name == "extend-ignore") return read_rules(name, value, layer.extend_ignore);
+    if (name == "severity") return read_severity(value, layer.severity);
+    if (name == "defines") return read_defines(value, layer.defines);
+    if (name == "include-dirs") {
+      if (!read_strings(name, value, "directories", layer.include_dirs)) return false;
+      for (std::string& dir : layer.include_dirs) dir = resolve_path(dir_, dir);
+      return true;
+    }
+    if (name == "targets") return read_targets(value, layer.targets.emplace());
+    if (name == "target-env") {
+      const auto* text = value.as_string();
+      if (!text) return fail(value.source(), "'target-env' must be a string such as \"vulkan1.2\"");
+      layer.target_env = parse_target_env(text->get());
+      if (!layer.target_env) {
+        return fail(value.source(), fmt::format("unknown target-env '{}': use vulkan1.0 to vulkan1.3", text->get()));
+      }
+      return true;
+    }
+    if (name == "entry-point") {
+      const auto* text = value.as_string();
+      if (!text || text->get().empty()) return fail(value.source(), "'entry-point' must be a function name");
+      layer.entry_point = text->get();
+      return true;
+    }
+    std::vector<std::string_view> known(kLayerKeys.begin(), kLayerKeys.end());
+    if (section.empty()) {
+      known.insert(known.end(), {"overrides", "variants"});
+    } else {
+      known.push_back("files");
+    }
+    return fail(key.source(), fmt::format("unknown key '{}'{}{}", name, section.empty() ? "" : " in ", section) +
+                                  did_you_mean(name, known));
+  }
+
+  bool read_rules(std::string_view key, const toml::node& value, std::vector<const RuleInfo*>& out) {
+    std::vector<std::string> ids;
+    if (!read_strings(key, value, "rule ids", ids)) return false;
+    const auto& elements = *value.as_array();
+    for (size_t i = 0; i < ids.size(); ++i) {
+      const RuleInfo* rule = RuleRegistry::find(ids[i]);
+      if (!rule) {
+        return fail(elements[i].source(),
+                    fmt::format("unknown rule '{}' in '{}'{}", ids[i], key, did_you_mean(ids[i], rule_ids())));
+      }
+      out.push_back(rule);
+    }
+    return true;
+  }
+
+  bool read_severity(const toml::node& value, std::vector<std::pair<const RuleInfo*, Severity>>& out) {
+    const toml::table* table = value.as_table();
+    if (!table) return fail(value.source(), "'severity' must be a table: [severity] rule-id = \"warning\"");
+    for (const auto& [key, level] : in_file_order(*table)) {
+      const RuleInfo* rule = RuleRegistry::find(key->str());
+      if (!rule) {
+        return fail(key->source(),
+                    fmt::format("unknown rule '{}' in [severity]{}", key->str(), did_you_mean(key->str(), rule_ids())));
+      }
+      const auto* text = level->as_string();
+      std::optional<Severity> severity = text ? parse_severity(text->get()) : std::nullopt;
+      if (!severity) {
+        return fail(level->source(),
+                    fmt::format("bad severity for '{}': use \"error\", \"warning\" or \"note\"", key->str()));
+      }
+      out.emplace_back(rule, *severity);
+    }
+    return true;
+  }
+
+  // An array of "NAME" and "NAME=VALUE", or a table NAME = "value" | integer | true.
+  bool read_defines(const toml::node& value, std::vector<Define>& out) {
+    constexpr std::string_view kShape = "'defines' must be an array such as [\"FOO\", \"BAR=2\"] or a table";
+    if (const toml::array* array = value.as_array()) {
+      for (const toml::node& element : *array) {
+        const auto* text = element.as_string();
+        if (!text) return fail(element.source(), kShape);
+        const std::string& define = text->get();
+        size_t equals = define.find('=');
+        Define parsed{define.substr(0, equals), equals == std::string::npos ? "" : define.substr(equals + 1)};
+        if (!check_macro_name(parsed.first, element)) return false;
+        out.push_back(std::move(parsed));
+      }
+      return true;
+    }
+    const toml::table* table = value.as_table();
+    if (!table) return fail(value.source(), kShape);
+    for (const auto& [key, definition] : in_file_order(*table)) {
+      std::string name(key->str());
+      if (!check_macro_name(name, *definition)) return false;
+      if (const auto* text = definition->as_string()) {
+        out.emplace_back(name, text->get());
+      } else if (const auto* number = definition->as_integer()) {
+        out.emplace_back(name, std::to_string(number->get()));
+      } else if (const auto* flag = definition->as_boolean(); flag && flag->get()) {
+        out.emplace_back(name, "");
+      } else {
+        return fail(definition->source(),
+                    fmt::format("the value of '{}' must be a string, an integer or true (defined, no value)", name));
+      }
+    }
+    return true;
+  }
+
+  bool check_macro_name(std::string_view name, const toml::node& at) {
+    if (is_identifier(name)) return true;
+    std::string hint = name.starts_with("-D") ? " (leave out the -D)" : "";
+    return fail(at.source(), fmt::format("bad macro name '{}': it must be an identifier{}", name, hint));
+  }
+
+  bool read_targets(const toml::node& value, std::vector<std::string>& out) {
+    if (!read_strings("targets", value, "target names", out)) return false;
+    const auto& elements = *value.as_array();
+    for (size_t i = 0; i < out.size(); ++i) {
+      if (find_target(out[i]) || is_device_name(out[i])) continue;
+      if (out[i].ends_with(".json")) {
+        out[i] = resolve_path(dir_, out[i]);
+        continue;
+      }
+      return fail(elements[i].source(), fmt::format("unknown target '{}' (klint targets lists them){}", out[i],
+                                                    did_you_mean(out[i], target_names())));
+    }
+    return true;
+  }
+
+  bool read_strings(std::string_view key, const toml::node& value, std::string_view what,
+                    std::vector<std::string>& out) {
+    std::string shape = fmt::format("'{}' must be an array of {}", key, what);
+    const toml::array* array = value.as_array();
+    if (!array) return fail(value.source(), shape);
+    for (const toml::node& element : *array) {
+      const auto* text = element.as_string();
+      if (!text) return fail(element.source(), shape);
+      out.push_back(text->get());
+    }
+    return true;
+  }
+
+  bool read_globs(const toml::table& table, std::string_view section, std::vector<Glob>& out) {
+    const toml::node* files = table.get("files");
+    if (!files) return fail(table.source(), fmt::format("{} needs 'files', a list of globs", section));
+    std::vector<std::string> patterns;
+    if (!read_strings("files", *files, "globs", patterns)) return false;
+    if (patterns.empty()) return fail(files->source(), "'files' is empty: it must name at least one glob");
+    for (size_t i = 0; i < patterns.size(); ++i) {
+      std::string error;
+      std::optional<Glob> glob = Glob::parse(patterns[i], &error);
+      if (!glob) return fail((*files->as_array())[i].source(), error);
+      out.push_back(std::move(*glob));
+    }
+    return true;
+  }
+
+  template <class ReadOne>
+  bool read_tables(const toml::key& key, const toml::node& value, ReadOne read_one) {
+    const toml::array* array = value.as_array();
+    if (!array || !array->is_array_of_tables()) {
+      return fail(value.source(), fmt::format("'{0}' must be an array of tables: write [[{0}]]", key.str()));
+    }
+    for (const toml::node& element : *array) {
+      if (!read_one(*element.as_table())) return false;
+    }
+    return true;
+  }
+
+  bool read_override(const toml::table& table, ConfigFile& config) {
+    ConfigOverride override;
+    if (!read_globs(table, "[[overrides]]", override.files)) return false;
+    for (const auto& [key, value] : in_file_order(table)) {
+      if (*key != "files" && !read_layer_key(*key, *value, override.settings, "[[overrides]]")) return false;
+    }
+    config.overrides.push_back(std::move(override));
+    return true;
+  }
+
+  bool read_variant(const toml::table& table, ConfigFile& config) {
+    ConfigVariant variant;
+    variant.line = table.source().begin.line;
+    if (!read_globs(table, "[[variants]]", variant.files)) return false;
+    for (const auto& [key, value] : in_file_order(table)) {
+      if (*key == "files") continue;
+      if (*key == "name") {
+        const auto* text = value->as_string();
+        if (!text || text->get().empty()) return fail(value->source(), "'name' must be a non-empty string");
+        variant.name = text->get();
+      } else if (*key == "defines") {
+        if (!read_defines(*value, variant.defines)) return false;
+      } else {
+        std::vector<std::string_view> known(kVariantKeys.begin(), kVariantKeys.end());
+        return fail(key->source(),
+                    fmt::format("unknown key '{}' in [[variants]]{}", key->str(), did_you_mean(key->str(), known)));
+      }
+    }
+    if (variant.name.empty()) return fail(table.source(), "[[variants]] needs 'name'");
+    config.variants.push_back(std::move(variant));
+    return true;
+  }
+
+  std::string path_;
+  fs::path dir_;
+  std::string error_;
+};
+
+}  // namespace
+
+std::optional<ConfigFile> parse_config(std::string_view text, const fs::path& path, std::string* error) {
+  fs::path absolute = fs::absolute(path).lexically_normal();
+  Reader reader(display_path(absolute), absolute.parent_path());
+  try {
+    toml::table root = toml::parse(text, path.string());
+    std::optional<ConfigFile> config = reader.read(root);
+    if (!config) *error = reader.error();
+    return config;
+  } catch (const toml::parse_error& e) {
+    std::string description(e.description());  // "Error while parsing ...": klint's messages are lower case
+    if (!description.empty())
+      description[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(description[0])));
+    reader.fail(e.source(), description);
+    *error = reader.error();
+    return std::nullopt;
+  }
+}
+
+std::optional<ConfigFile> load_config(const fs::path& path, std::string* error) {
+  ReadError read_error;
+  std::optional<std::string> text = read_file(path.string(), &read_error);
+  if (!text) {
+    *error = fmt::format("{}: {}", display_path(path), read_error.reason);
+    return std::nullopt;
+  }
+  return parse_config(*text, path, error);
+}
+
+}  // namespace klint

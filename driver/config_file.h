@@ -1,0 +1,64 @@
+// One klint.toml, read and checked: every key known, every rule id, target,
+// glob and define valid, or one error naming the file, line and column.
+// driver/config.h applies what it says to each file.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "analyzer/diagnostic.h"
+#include "analyzer/frontend.h"
+#include "driver/glob.h"
+
+namespace klint {
+
+// A macro as CompileOptions holds it: name and value, the value "" for `-DNAME`.
+using Define = std::pair<std::string, std::string>;
+
+// The settings one table sets (the top level or an [[overrides]] entry). A key
+// the table leaves out changes nothing.
+struct ConfigLayer {
+  std::optional<std::vector<const RuleInfo*>> select;  // replaces
+  std::optional<std::vector<const RuleInfo*>> ignore;  // replaces
+  std::vector<const RuleInfo*> extend_ignore;          // adds
+  std::vector<std::pair<const RuleInfo*, Severity>> severity;
+  std::vector<Define> defines;                      // adds
+  std::vector<std::string> include_dirs;            // adds; resolved against the config's directory
+  std::optional<std::vector<std::string>> targets;  // replaces; target files resolved likewise
+  std::optional<TargetEnv> target_env;
+  std::optional<std::string> entry_point;
+};
+
+struct ConfigOverride {
+  std::vector<Glob> files;
+  ConfigLayer settings;
+};
+
+struct ConfigVariant {
+  std::vector<Glob> files;
+  std::string name;
+  std::vector<Define> defines;
+  uint32_t line = 0;  // of its [[variants]] header, for errors found when it is applied
+};
+
+struct ConfigFile {
+  std::string path;           // as display_path spells it, for messages
+  std::filesystem::path dir;  // absolute; globs are relative to it
+  ConfigLayer settings;
+  std::vector<ConfigOverride> overrides;  // in file order: later ones win
+  std::vector<ConfigVariant> variants;
+};
+
+// Reads and checks `path`. On failure `error` is one line:
+//   klint.toml:7:1: unknown key 'selectt' in [[overrides]] (did you mean 'select'?)
+std::optional<ConfigFile> load_config(const std::filesystem::path& path, std::string* error);
+
+// The same for a text already read; `path` names it and anchors its relative paths.
+std::optional<ConfigFile> parse_config(std::string_view text, const std::filesystem::path& path, std::string* error);
+
+}  // namespace klint
