@@ -330,44 +330,5 @@ TEST(CacheDir, FollowsTheEnvironment) {
   EXPECT_EQ(with(nullptr, nullptr, nullptr), "<none>");
 }
 
-// Not a check: run with --gtest_also_run_disabled_tests to compare loading the
-// corpus from the cache with linting it.
-TEST(CacheMeasure, DISABLED_LoadVersusLint) {
-  using Clock = std::chrono::steady_clock;
-  fs::path dir = fs::temp_directory_path() / ("klint-cache-measure-" + std::to_string(getpid()));
-  ResultCache cache(dir.string());
-  std::vector<std::string> paths = corpus_shaders();
-  if (paths.size() > 300) paths.resize(300);
-  std::vector<std::pair<Fixture, std::string>> inputs;
-  for (const std::string& path : paths) {
-    std::string text = *read_file(path, nullptr);
-    Fixture fixture = parse_fixture(path, text);
-    inputs.emplace_back(fixture, settings_key(fixture.options));
-  }
-  auto language = [](const std::string& path) { return *language_for_path(path, false); };
-  SourceCache lint_sources;
-  auto start = Clock::now();
-  std::vector<FileReport> reports;
-  for (const auto& [fixture, key] : inputs) {
-    reports.push_back(lint_file(InputFile{fixture.path, language(fixture.path), true}, fixture.options, lint_sources));
-  }
-  auto linted = Clock::now();
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    cache.store(inputs[i].first.path, *read_file(inputs[i].first.path, nullptr), inputs[i].second, reports[i],
-                lint_sources);
-  }
-  auto stored = Clock::now();
-  SourceCache load_sources;
-  size_t hits = 0;
-  for (const auto& [fixture, key] : inputs) {
-    hits += cache.load(fixture.path, *read_file(fixture.path, nullptr), key, load_sources).has_value();
-  }
-  auto loaded = Clock::now();
-  auto ms = [](auto d) { return std::chrono::duration<double, std::milli>(d).count(); };
-  std::printf("%zu files: lint %.1f ms, store %.1f ms, load %.1f ms (%zu hits)\n", inputs.size(),
-              ms(linted - start), ms(stored - linted), ms(loaded - stored), hits);
-  fs::remove_all(dir);
-}
-
 }  // namespace
 }  // namespace klint::testing
