@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <iostream>
+#include <sstream>
 #include <string_view>
 
 #include <deque>
@@ -11,8 +12,10 @@
 #include "driver/discover.h"
 #include "driver/docs.h"
 #include "driver/lint.h"
+#include "driver/output/atomic_file.h"
 #include "driver/output/github.h"
 #include "driver/output/json.h"
+#include "driver/output/sarif.h"
 #include "driver/output/text.h"
 #include "driver/reflect_command.h"
 #include "rules/rule.h"
@@ -27,7 +30,7 @@ constexpr int kExitFindings = 1;
 constexpr int kExitUsage = 2;
 
 enum class FailOn { Note, Warning, Error, Never };
-enum class OutputFormat { Text, Json, Github };
+enum class OutputFormat { Text, Json, Github, Sarif };
 
 struct Arguments {
   std::vector<std::string> paths;
@@ -42,6 +45,8 @@ struct Arguments {
   FailOn fail_on = FailOn::Warning;
   ColorMode color = ColorMode::Auto;
   OutputFormat format = OutputFormat::Text;
+  std::string output;  // --output FILE; standard output when empty
+  bool include_suppressed = false;
   std::optional<uint64_t> max_shared_memory;
   bool list_rules = false;
   std::string explain;
@@ -205,8 +210,14 @@ int run(const Arguments& args) {
     if (!resolve_targets(args.targets, options.rule_options.targets, &error)) return usage_error(error);
   }
   options.rule_options.max_shared_memory = args.max_shared_memory;
+  if (args.include_suppressed && args.format != OutputFormat::Sarif) {
+    return usage_error("--include-suppressed applies to --format sarif only");
+  }
 
-  TextStyle out_style{args.format == OutputFormat::Text && use_color(args.color, STDOUT_FILENO)};
+  // With --output the report is kept in memory and written whole at the end.
+  std::ostringstream buffer;
+  std::ostream& out = args.output.empty() ? std::cout : buffer;
+  TextStyle out_style{args.format == OutputFormat::Text && args.output.empty() && use_color(args.color, STDOUT_FILENO)};
   TextStyle err_style{use_color(args.color, STDERR_FILENO)};
   Discovery discovery = discover_inputs(args.paths, options.compile.force_compute);
   std::vector<InputMessage> messages;
@@ -214,7 +225,7 @@ int run(const Arguments& args) {
   auto input_message = [&](const InputMessage& message) {
     // Input errors always reach the terminal; the machine formats carry them too.
     print_input_message(std::cerr, message, err_style);
-    if (args.format == OutputFormat::Github) print_github(std::cout, message);
+    if (args.format == OutputFormat::Github) print_github(out, message);
     messages.push_back(message);
     input_errors += message.is_error;
   };
@@ -222,16 +233,18 @@ int run(const Arguments& args) {
 
   SourceCache sources;
   std::vector<Diagnostic> all;
+  std::vector<SuppressedDiagnostic> suppressed;
   size_t linted = 0;
   for (const InputFile& input : discovery.files) {
     FileReport report = lint_file(input, options, sources);
     for (const InputMessage& message : report.messages) input_message(message);
     linted += report.messages.empty();
     for (const Diagnostic& diagnostic : report.diagnostics) {
-      if (args.format == OutputFormat::Text) print_diagnostic(std::cout, diagnostic, sources, out_style);
-      if (args.format == OutputFormat::Github) print_github(std::cout, diagnostic);
+      if (args.format == OutputFormat::Text) print_diagnostic(out, diagnostic, sources, out_style);
+      if (args.format == OutputFormat::Github) print_github(out, diagnostic);
     }
     all.insert(all.end(), report.diagnostics.begin(), report.diagnostics.end());
+    suppressed.insert(suppressed.end(), report.suppressed.begin(), report.suppressed.end());
   }
 
   int exit_code = kExitClean;
@@ -240,9 +253,18 @@ int run(const Arguments& args) {
   } else if (std::any_of(all.begin(), all.end(), [&](const Diagnostic& d) { return fails(d.severity, args.fail_on); })) {
     exit_code = kExitFindings;
   }
-  if (args.format == OutputFormat::Json) print_json(std::cout, all, messages, linted, exit_code);
+  if (args.format == OutputFormat::Json) print_json(out, all, messages, linted, exit_code);
+  if (args.format == OutputFormat::Sarif) {
+    std::error_code ec;
+    SarifRun sarif{rules_that_run(options.selection), all, suppressed, args.include_suppressed, messages, exit_code,
+                   repository_root(std::filesystem::current_path(ec))};
+    print_sarif(out, sarif, sources);
+  }
   std::cout.flush();
-  if (args.format != OutputFormat::Json) print_summary(std::cerr, all, linted, input_errors, err_style);
+  if (!args.output.empty() && !write_file_atomically(args.output, buffer.str(), &error)) return usage_error(error);
+  if (args.format == OutputFormat::Text || args.format == OutputFormat::Github) {
+    print_summary(std::cerr, all, linted, input_errors, err_style);
+  }
   return exit_code;
 }
 
@@ -283,10 +305,15 @@ int main(int argc, char** argv) {
   app.add_option("--color", args.color, "Colour: auto (default; honours NO_COLOR), always, never")
       ->transform(CLI::CheckedTransformer(color))->group(output);
   std::map<std::string, OutputFormat> formats{{"text", OutputFormat::Text}, {"json", OutputFormat::Json},
-                                              {"github", OutputFormat::Github}};
+                                              {"github", OutputFormat::Github}, {"sarif", OutputFormat::Sarif}};
   app.add_option("--format", args.format,
-                 "text (default), json (schema in docs/output.md), github (workflow annotations)")
+                 "text (default), json (schema in docs/output.md), github (workflow annotations), "
+                 "sarif (SARIF 2.1.0 for code scanning)")
       ->transform(CLI::CheckedTransformer(formats))->group(output);
+  app.add_option("--output", args.output, "Write the report to FILE (whole or not at all) instead of standard output")
+      ->group(output);
+  app.add_flag("--include-suppressed", args.include_suppressed,
+               "List findings silenced by klint-ignore comments, marked as suppressed (sarif)")->group(output);
 
   std::vector<std::string> reflect_paths;
   ReflectFormat reflect_format = ReflectFormat::Table;
