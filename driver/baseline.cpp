@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "driver/atomic_file.h"
+#include "driver/output/atomic_file.h"
 #include "driver/fingerprint.h"
 
 namespace klint {

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <charconv>
 #include <iostream>
+#include <sstream>
 #include <string_view>
 
 #include <deque>
@@ -14,8 +15,10 @@
 #include "driver/discover.h"
 #include "driver/docs.h"
 #include "driver/lint.h"
+#include "driver/output/atomic_file.h"
 #include "driver/output/github.h"
 #include "driver/output/json.h"
+#include "driver/output/sarif.h"
 #include "driver/output/text.h"
 #include "driver/parallel.h"
 #include "driver/progress.h"
@@ -33,7 +36,7 @@ constexpr int kExitFindings = 1;
 constexpr int kExitUsage = 2;
 
 enum class FailOn { Note, Warning, Error, Never };
-enum class OutputFormat { Text, Json, Github };
+enum class OutputFormat { Text, Json, Github, Sarif };
 
 struct Arguments {
   std::vector<std::string> paths;
@@ -48,6 +51,8 @@ struct Arguments {
   FailOn fail_on = FailOn::Warning;
   ColorMode color = ColorMode::Auto;
   OutputFormat format = OutputFormat::Text;
+  std::string output;  // --output FILE; standard output when empty
+  bool include_suppressed = false;
   std::optional<uint64_t> max_shared_memory;
   bool list_rules = false;
   std::string explain;
@@ -239,8 +244,14 @@ int run(const Arguments& args) {
   }
   std::optional<BaselineWriter> baseline_writer;
   if (!args.write_baseline.empty()) baseline_writer.emplace(args.write_baseline);
+  if (args.include_suppressed && args.format != OutputFormat::Sarif) {
+    return usage_error("--include-suppressed applies to --format sarif only");
+  }
 
-  TextStyle out_style{args.format == OutputFormat::Text && use_color(args.color, STDOUT_FILENO)};
+  // With --output the report is kept in memory and written whole at the end.
+  std::ostringstream buffer;
+  std::ostream& out = args.output.empty() ? std::cout : buffer;
+  TextStyle out_style{args.format == OutputFormat::Text && args.output.empty() && use_color(args.color, STDOUT_FILENO)};
   TextStyle err_style{use_color(args.color, STDERR_FILENO)};
   Discovery discovery = discover_inputs(args.paths, options.compile.force_compute);
   std::vector<InputMessage> messages;
@@ -250,7 +261,7 @@ int run(const Arguments& args) {
     // Input errors always reach the terminal; the machine formats carry them too.
     progress.clear();
     print_input_message(std::cerr, message, err_style);
-    if (args.format == OutputFormat::Github) print_github(std::cout, message);
+    if (args.format == OutputFormat::Github) print_github(out, message);
     messages.push_back(message);
     input_errors += message.is_error;
   };
@@ -258,6 +269,7 @@ int run(const Arguments& args) {
 
   SourceCache sources;
   std::vector<Diagnostic> all;
+  std::vector<SuppressedDiagnostic> suppressed;
   size_t linted = 0;
   size_t in_baseline = 0;
   auto emit = [&](FileReport report) {
@@ -268,10 +280,12 @@ int run(const Arguments& args) {
     if (!report.diagnostics.empty()) progress.clear();
     // Writing a baseline records the findings rather than shows them.
     for (const Diagnostic& diagnostic : baseline_writer ? std::vector<Diagnostic>{} : report.diagnostics) {
-      if (args.format == OutputFormat::Text) print_diagnostic(std::cout, diagnostic, sources, out_style);
-      if (args.format == OutputFormat::Github) print_github(std::cout, diagnostic);
+      if (args.format == OutputFormat::Text) print_diagnostic(out, diagnostic, sources, out_style);
+      if (args.format == OutputFormat::Github) print_github(out, diagnostic);
     }
-    std::cout.flush();
+    if (args.output.empty()) std::cout.flush();
+    suppressed.insert(suppressed.end(), std::make_move_iterator(report.suppressed.begin()),
+                      std::make_move_iterator(report.suppressed.end()));
     all.insert(all.end(), std::make_move_iterator(report.diagnostics.begin()),
                std::make_move_iterator(report.diagnostics.end()));
   };
@@ -326,9 +340,18 @@ int run(const Arguments& args) {
     // Recording today's findings is the point of the run, not a failure.
     if (exit_code == kExitFindings) exit_code = kExitClean;
   }
-  if (args.format == OutputFormat::Json) print_json(std::cout, all, messages, linted, exit_code);
+  if (args.format == OutputFormat::Json) print_json(out, all, messages, linted, exit_code);
+  if (args.format == OutputFormat::Sarif) {
+    std::error_code ec;
+    SarifRun sarif{rules_that_run(options.selection), all, suppressed, args.include_suppressed, messages, exit_code,
+                   repository_root(std::filesystem::current_path(ec))};
+    print_sarif(out, sarif, sources);
+  }
   std::cout.flush();
-  if (args.format != OutputFormat::Json) print_summary(std::cerr, all, linted, input_errors, err_style);
+  if (!args.output.empty() && !write_file_atomically(args.output, buffer.str(), &error)) return usage_error(error);
+  if (args.format == OutputFormat::Text || args.format == OutputFormat::Github) {
+    print_summary(std::cerr, all, linted, input_errors, err_style);
+  }
   if (in_baseline > 0) {
     std::cerr << fmt::format("klint: {} finding{} in the baseline {} not shown\n", in_baseline,
                              in_baseline == 1 ? "" : "s", args.baseline);
@@ -373,10 +396,15 @@ int main(int argc, char** argv) {
   app.add_option("--color", args.color, "Colour: auto (default; honours NO_COLOR), always, never")
       ->transform(CLI::CheckedTransformer(color))->group(output);
   std::map<std::string, OutputFormat> formats{{"text", OutputFormat::Text}, {"json", OutputFormat::Json},
-                                              {"github", OutputFormat::Github}};
+                                              {"github", OutputFormat::Github}, {"sarif", OutputFormat::Sarif}};
   app.add_option("--format", args.format,
-                 "text (default), json (schema in docs/output.md), github (workflow annotations)")
+                 "text (default), json (schema in docs/output.md), github (workflow annotations), "
+                 "sarif (SARIF 2.1.0 for code scanning)")
       ->transform(CLI::CheckedTransformer(formats))->group(output);
+  app.add_option("--output", args.output, "Write the report to FILE (whole or not at all) instead of standard output")
+      ->group(output);
+  app.add_flag("--include-suppressed", args.include_suppressed,
+               "List findings silenced by klint-ignore comments, marked as suppressed (sarif)")->group(output);
 
   app.add_option("-j,--jobs", args.jobs, "Lint N files at once (default: every core); output order stays the same")
       ->group(output);

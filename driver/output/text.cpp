@@ -6,10 +6,11 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cstdlib>
 #include <iterator>
 #include <string_view>
+
+#include "driver/output/span.h"
 
 namespace klint {
 namespace {
@@ -214,32 +215,15 @@ void DiagnosticPrinter::gutter_line(std::string_view line_number, std::string_vi
   out_ << fmt::format("{:>{}} |", line_number, gutter_) << (text.empty() ? "" : " ") << text << '\n';
 }
 
-// The first occurrence of `name` in `line` as a whole identifier, or npos.
-size_t find_identifier(std::string_view line, std::string_view name) {
-  if (name.empty()) return std::string_view::npos;
-  auto is_identifier = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (size_t at = line.find(name); at != std::string_view::npos; at = line.find(name, at + 1)) {
-    bool starts = at == 0 || !is_identifier(line[at - 1]);
-    bool ends = at + name.size() == line.size() || !is_identifier(line[at + name.size()]);
-    if (starts && ends) return at;
-  }
-  return std::string_view::npos;
-}
-
 void DiagnosticPrinter::source_line(std::string_view line, const Location& location) {
   const std::vector<Glyph> glyphs = render(line);
   // The marked bytes [begin, end): from the column to end_column, or the first
   // non-blank character when only the line is known.
   bool has_caret = true;
   size_t begin = 0, end = 0;
-  if (location.column != 0) {
-    // Columns past the end (a producer's off-by-N) mark the end of the line.
-    begin = std::min<size_t>(location.column - 1, line.size());
-    end = location.end_column > location.column ? location.end_column - 1 : begin + 1;
-    end = std::clamp<size_t>(end, begin + 1, std::max(line.size(), begin + 1));
-  } else if (size_t at = find_identifier(line, location.token); at != std::string_view::npos) {
-    begin = at;
-    end = at + location.token.size();
+  if (std::optional<ByteSpan> span = marked_span(line, location)) {
+    begin = span->begin;
+    end = span->end;
   } else {
     begin = line.find_first_not_of(" \t");
     has_caret = begin != std::string_view::npos;

@@ -1,0 +1,37 @@
+#include "driver/output/span.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace klint {
+namespace {
+
+// The first occurrence of `name` in `line` as a whole identifier, or npos.
+size_t find_identifier(std::string_view line, std::string_view name) {
+  if (name.empty()) return std::string_view::npos;
+  auto is_identifier = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t at = line.find(name); at != std::string_view::npos; at = line.find(name, at + 1)) {
+    bool starts = at == 0 || !is_identifier(line[at - 1]);
+    bool ends = at + name.size() == line.size() || !is_identifier(line[at + name.size()]);
+    if (starts && ends) return at;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
+std::optional<ByteSpan> marked_span(std::string_view line, const Location& location) {
+  if (location.column != 0) {
+    // Columns past the end (a producer's off-by-N) mark the end of the line.
+    size_t begin = std::min<size_t>(location.column - 1, line.size());
+    size_t end = location.end_column > location.column ? location.end_column - 1 : begin + 1;
+    end = std::clamp<size_t>(end, begin + 1, std::max(line.size(), begin + 1));
+    return ByteSpan{begin, end};
+  }
+  if (size_t at = find_identifier(line, location.token); at != std::string_view::npos) {
+    return ByteSpan{at, at + location.token.size()};
+  }
+  return std::nullopt;
+}
+
+}  // namespace klint

@@ -1,0 +1,25 @@
+// Which bytes of its source line a location marks, for the formats that show
+// or point into the line (the text underline, SARIF's region).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+#include "analyzer/diagnostic.h"
+
+namespace klint {
+
+// Bytes [begin, end) of a line, end > begin.
+struct ByteSpan {
+  size_t begin = 0;
+  size_t end = 0;
+};
+
+// The location's columns when it has them (a column past the end marks the
+// end of the line, a missing end column one byte), else the first whole-word
+// occurrence of its token; nullopt when it names neither. `begin` may equal
+// the line's length, just after its last character.
+std::optional<ByteSpan> marked_span(std::string_view line, const Location& location);
+
+}  // namespace klint

@@ -1,0 +1,451 @@
+// --format sarif (SARIF 2.1.0 for GitHub code scanning) on hand-made findings,
+// and --output through the binary. tools/sarif-validate checks the logs of
+// every fixture against Microsoft's SARIF multitool.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "driver/output/sarif.h"
+#include "driver/output/sarif_tool.h"
+#include "tests/support/run.h"
+
+namespace klint::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const RuleInfo& rule(std::string_view id) {
+  const RuleInfo* found = RuleRegistry::find(id);
+  EXPECT_NE(found, nullptr) << id;
+  return *found;
+}
+
+Diagnostic finding(std::string_view rule_id, std::string file, uint32_t line, std::string message) {
+  Diagnostic diagnostic;
+  diagnostic.rule = &rule(rule_id);
+  diagnostic.severity = diagnostic.rule->default_severity;
+  diagnostic.message = std::move(message);
+  diagnostic.location.file = std::move(file);
+  diagnostic.location.line = line;
+  return diagnostic;
+}
+
+// A run below /repo with every rule enabled; files live only in `sources`.
+class SarifWriter : public ::testing::Test {
+ protected:
+  SarifWriter() {
+    run_.rules = rules_that_run({});
+    run_.root = "/repo";
+  }
+  json log() {
+    std::ostringstream out;
+    print_sarif(out, run_, sources_);
+    return json::parse(out.str());
+  }
+  json results() { return log()["runs"][0]["results"]; }
+
+  SarifRun run_;
+  SourceCache sources_;
+};
+
+TEST_F(SarifWriter, DescribesEveryRuleThatRanAndResultsPointIntoThem) {
+  RuleSelection selection;
+  selection.ignore.push_back(&rule("redundant-barrier"));
+  run_.rules = rules_that_run(selection);
+  run_.diagnostics = {finding("shared-memory-race", "/repo/a.comp", 3, "race"),
+                      finding("manual-subgroup-reduction", "/repo/a.comp", 5, "tree")};
+  json document = log();
+  EXPECT_EQ(document["version"], "2.1.0");
+  const json& driver = document["runs"][0]["tool"]["driver"];
+  EXPECT_EQ(driver["name"], "klint");
+  EXPECT_EQ(driver["version"], KLINT_VERSION);
+  EXPECT_EQ(driver["semanticVersion"], KLINT_VERSION);
+  EXPECT_TRUE(driver["informationUri"].get<std::string>().starts_with("https://")) << driver["informationUri"];
+
+  std::vector<std::string> ids;
+  for (const json& descriptor : driver["rules"]) ids.push_back(descriptor["id"]);
+  std::vector<std::string> expected;
+  for (const RuleInfo* info : RuleRegistry::infos()) {
+    if (info->id != "redundant-barrier") expected.emplace_back(info->id);
+  }
+  EXPECT_EQ(ids, expected);
+  EXPECT_NE(std::find(ids.begin(), ids.end(), "compile-error"), ids.end());
+
+  const json& found = document["runs"][0]["results"];
+  ASSERT_EQ(found.size(), 2u);
+  for (const json& result : found) {
+    EXPECT_EQ(driver["rules"][result["ruleIndex"].get<size_t>()]["id"], result["ruleId"]);
+  }
+  EXPECT_EQ(found[0]["ruleId"], "shared-memory-race");
+  EXPECT_EQ(found[0]["level"], "error");
+  EXPECT_EQ(found[1]["level"], "note");
+}
+
+TEST_F(SarifWriter, RuleCarriesItsDocumentationAndGithubProperties) {
+  run_.rules = {&rule("shared-memory-race"), &rule("manual-subgroup-reduction")};
+  const json rules = log()["runs"][0]["tool"]["driver"]["rules"];
+  const json& race = rules[0];
+  EXPECT_EQ(race["name"], "SharedMemoryRace");
+  EXPECT_EQ(race["shortDescription"]["text"],
+            "Two invocations access one workgroup-memory element, at least one writing, with no barrier between.");
+  const std::string full = race["fullDescription"]["text"];
+  EXPECT_TRUE(full.starts_with("Two accesses to the same element of a shared (groupshared, Workgroup) variable by "
+                               "different invocations"))
+      << full;
+  EXPECT_EQ(full.find('`'), std::string::npos);
+  EXPECT_EQ(full.find("Why it matters"), std::string::npos) << "one section only";
+  EXPECT_NE(race["help"]["markdown"].get<std::string>().find("## What it finds\n"), std::string::npos);
+  EXPECT_NE(race["help"]["text"].get<std::string>().find("Why it matters"), std::string::npos);
+  EXPECT_TRUE(race["helpUri"].get<std::string>().ends_with("/shared-memory-race.md")) << race["helpUri"];
+  EXPECT_EQ(race["defaultConfiguration"]["level"], "error");
+  EXPECT_EQ(race["properties"]["tags"], json({"correctness", "gpu", "vulkan"}));
+  EXPECT_EQ(race["properties"]["precision"], "high");
+  EXPECT_EQ(race["properties"]["problem.severity"], "error");
+
+  const json& reduction = rules[1];
+  EXPECT_EQ(reduction["name"], "ManualSubgroupReduction");
+  EXPECT_EQ(reduction["defaultConfiguration"]["level"], "note");
+  EXPECT_EQ(reduction["properties"]["problem.severity"], "recommendation");
+  EXPECT_EQ(reduction["properties"]["precision"], "medium");
+  EXPECT_EQ(reduction["properties"]["tags"][0], "performance");
+}
+
+TEST_F(SarifWriter, AFindingOfAnUnlistedRuleStillGetsItsDescriptor) {
+  run_.rules = {&rule("shared-memory-race")};
+  run_.diagnostics = {finding("compile-error", "/repo/a.comp", 1, "syntax error")};
+  json document = log();
+  const json& result = document["runs"][0]["results"][0];
+  EXPECT_EQ(result["ruleIndex"], 1);
+  EXPECT_EQ(document["runs"][0]["tool"]["driver"]["rules"][1]["id"], "compile-error");
+}
+
+TEST_F(SarifWriter, PathsBelowTheRootAreRelativeToSrcRoot) {
+  run_.diagnostics = {finding("shared-memory-race", "/repo/shaders/my kernel.comp", 1, "inside"),
+                      finding("shared-memory-race", "/elsewhere/b.comp", 1, "outside"),
+                      finding("shared-memory-race", "/repo/../repository/c.comp", 1, "a sibling, not inside")};
+  json document = log();
+  EXPECT_EQ(document["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"], "file:///repo/");
+  const json& found = document["runs"][0]["results"];
+  ASSERT_EQ(found.size(), 3u);
+  auto artifact = [&](size_t i) { return found[i]["locations"][0]["physicalLocation"]["artifactLocation"]; };
+  // In diagnostic_less order: by the path as given.
+  EXPECT_EQ(artifact(0), json({{"uri", "file:///elsewhere/b.comp"}}));
+  EXPECT_EQ(artifact(1), json({{"uri", "file:///repository/c.comp"}}));
+  EXPECT_EQ(artifact(2), json({{"uri", "shaders/my%20kernel.comp"}, {"uriBaseId", "%SRCROOT%"}}));
+}
+
+TEST_F(SarifWriter, RegionMarksTheColumnsTheTokenOrTheWholeLine) {
+  sources_.add("/repo/a.comp", "void main() {\n    barrier();\n  float \xc3\xa9 = tile[i];\n}\n");
+  Diagnostic by_token = finding("redundant-barrier", "/repo/a.comp", 2, "token");
+  by_token.location.token = "barrier";
+  Diagnostic by_column = finding("redundant-barrier", "/repo/a.comp", 2, "columns");
+  by_column.location.column = 5;
+  by_column.location.end_column = 12;
+  Diagnostic after_utf8 = finding("redundant-barrier", "/repo/a.comp", 3, "code points");
+  after_utf8.location.token = "tile";  // after a two-byte character: byte 14, column 13
+  Diagnostic whole_line = finding("redundant-barrier", "/repo/a.comp", 2, "no token");
+  whole_line.location.token = "missing";
+  Diagnostic past_the_end = finding("redundant-barrier", "/repo/a.comp", 9, "no such line");
+  run_.diagnostics = {by_column, by_token, whole_line, after_utf8, past_the_end};
+  json document = log();
+  EXPECT_EQ(document["runs"][0]["columnKind"], "unicodeCodePoints");
+  const json& found = document["runs"][0]["results"];
+  auto region = [&](const std::string& message) {
+    for (const json& result : found) {
+      if (result["message"]["text"] == message) return result["locations"][0]["physicalLocation"]["region"];
+    }
+    return json();
+  };
+  const json barrier{{"startLine", 2}, {"startColumn", 5}, {"endLine", 2}, {"endColumn", 12}};
+  EXPECT_EQ(region("Columns."), barrier);
+  EXPECT_EQ(region("Token."), barrier);
+  EXPECT_EQ(region("No token."), json({{"startLine", 2}, {"startColumn", 1}, {"endLine", 2}, {"endColumn", 15}}));
+  EXPECT_EQ(region("Code points."), json({{"startLine", 3}, {"startColumn", 13}, {"endLine", 3}, {"endColumn", 17}}));
+  EXPECT_EQ(region("No such line."), json({{"startLine", 9}}));
+}
+
+TEST_F(SarifWriter, LocationWithoutALineCoversTheWholeFile) {
+  // A SPIR-V binary by its bytes, with the disassembled instruction as the location's message.
+  const fs::path binary = fs::temp_directory_path() / ("klint-sarif-" + std::to_string(getpid()) + ".spv");
+  std::ofstream(binary, std::ios::binary) << std::string(20, '\0');
+  Diagnostic spirv = finding("invalid-spirv", binary.string(), 0, "bad id");
+  spirv.location.excerpt = "%5 = OpLoad %float %4";
+  // A text file by its lines, from the first to the end of the last.
+  sources_.add("/repo/empty_main.comp", "#version 450\nvoid main() {}\n");
+  Diagnostic text = finding("compile-error", "/repo/empty_main.comp", 0, "no local_size");
+  run_.diagnostics = {spirv, text};
+  json found = results();
+  fs::remove(binary);
+  ASSERT_EQ(found.size(), 2u);
+  const json& spirv_location = found[1]["locations"][0];
+  EXPECT_EQ(spirv_location["physicalLocation"]["region"], json({{"byteOffset", 0}, {"byteLength", 20}}));
+  EXPECT_EQ(spirv_location["message"]["text"], "%5 = OpLoad %float %4");
+  EXPECT_EQ(found[0]["locations"][0]["physicalLocation"]["region"],
+            json({{"startLine", 1}, {"startColumn", 1}, {"endLine", 2}, {"endColumn", 15}}));
+  EXPECT_FALSE(found[0]["locations"][0].contains("message"));
+
+  // A binary that cannot be read: the artifact alone.
+  run_.diagnostics = {finding("invalid-spirv", "/repo/gone.spv", 0, "unreadable")};
+  EXPECT_EQ(results()[0]["locations"][0]["physicalLocation"],
+            json({{"artifactLocation", {{"uri", "gone.spv"}, {"uriBaseId", "%SRCROOT%"}}}}));
+}
+
+TEST_F(SarifWriter, MessageIsASentenceAndTheFixASecondOne) {
+  Diagnostic race = finding("shared-memory-race", "/repo/a.comp", 1, "data race on 'tile'");
+  race.fix_title = "separate the accesses with barrier()";
+  Diagnostic plain = finding("shared-memory-race", "/repo/a.comp", 2, "already ends.");
+  run_.diagnostics = {race, plain};
+  json found = results();
+  EXPECT_EQ(found[0]["message"]["text"], "Data race on 'tile'. Fix: separate the accesses with barrier().");
+  EXPECT_EQ(found[1]["message"]["text"], "Already ends.");
+}
+
+TEST_F(SarifWriter, NotesBecomeRelatedLocations) {
+  sources_.add("/repo/a.comp", "tile[i] = 1.0;\nx = tile[i + 1];\n");
+  Diagnostic race = finding("shared-memory-race", "/repo/a.comp", 2, "race");
+  race.notes.push_back({Location{.file = "/repo/a.comp", .line = 1, .token = "tile"}, "invocation 1 writes tile[1] here"});
+  race.notes.push_back({Location{.file = "/repo/inc/common.glsl"}, "included here"});
+  run_.diagnostics = {race};
+  const json related = results()[0]["relatedLocations"];
+  ASSERT_EQ(related.size(), 2u);
+  EXPECT_EQ(related[0]["id"], 1);
+  EXPECT_EQ(related[0]["message"]["text"], "Invocation 1 writes tile[1] here.");
+  EXPECT_EQ(related[0]["physicalLocation"]["artifactLocation"]["uri"], "a.comp");
+  EXPECT_EQ(related[0]["physicalLocation"]["region"],
+            json({{"startLine", 1}, {"startColumn", 1}, {"endLine", 1}, {"endColumn", 5}}));
+  EXPECT_EQ(related[1]["id"], 2);
+  EXPECT_EQ(related[1]["physicalLocation"]["artifactLocation"]["uri"], "inc/common.glsl");
+  EXPECT_FALSE(related[1]["physicalLocation"].contains("region"));
+}
+
+TEST_F(SarifWriter, SuppressedFindingsOnlyWithIncludeSuppressed) {
+  sources_.add("/repo/a.comp", "x = 1;\ny = tile[i + 1];  // klint-ignore: shared-memory-race -- on purpose\n");
+  Suppression suppression{.file = "/repo/a.comp", .line = 2, .target_line = 2, .rules = {"shared-memory-race"},
+                          .reason = "on purpose"};
+  run_.diagnostics = {finding("redundant-barrier", "/repo/a.comp", 1, "reported")};
+  run_.suppressed = {{finding("shared-memory-race", "/repo/a.comp", 2, "silenced"), suppression}};
+  json without = results();
+  ASSERT_EQ(without.size(), 1u);
+  EXPECT_FALSE(without[0].contains("suppressions"));
+
+  run_.include_suppressed = true;
+  json with = results();
+  ASSERT_EQ(with.size(), 2u);
+  EXPECT_EQ(with[0]["message"]["text"], "Reported.");
+  EXPECT_FALSE(with[0].contains("suppressions"));
+  ASSERT_EQ(with[1]["suppressions"].size(), 1u);
+  const json& entry = with[1]["suppressions"][0];
+  EXPECT_EQ(entry["kind"], "inSource");
+  EXPECT_EQ(entry["justification"], "on purpose");
+  EXPECT_EQ(entry["location"]["physicalLocation"]["region"]["startLine"], 2);
+  // The reported finding keeps its fingerprint whether or not the other is listed.
+  EXPECT_EQ(with[0]["partialFingerprints"], without[0]["partialFingerprints"]);
+}
+
+TEST_F(SarifWriter, InputMessagesBecomeNotificationsOfTheInvocation) {
+  run_.messages = {{"/repo/missing.comp", "no such file or directory", true},
+                   {"/repo/a.vert", "not a compute shader (vertex stage); skipped", false}};
+  run_.exit_code = 2;
+  const json invocation = log()["runs"][0]["invocations"][0];
+  EXPECT_EQ(invocation["executionSuccessful"], false);
+  EXPECT_EQ(invocation["exitCode"], 2);
+  const json& notifications = invocation["toolExecutionNotifications"];
+  ASSERT_EQ(notifications.size(), 2u);
+  EXPECT_EQ(notifications[0]["level"], "error");
+  EXPECT_EQ(notifications[0]["message"]["text"], "/repo/missing.comp: no such file or directory.");
+  EXPECT_EQ(notifications[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], "missing.comp");
+  EXPECT_EQ(notifications[1]["level"], "note");
+
+  run_.exit_code = 1;
+  run_.messages.clear();
+  EXPECT_EQ(log()["runs"][0]["invocations"][0]["executionSuccessful"], true);
+}
+
+TEST_F(SarifWriter, VariantsAreAResultProperty) {
+  Diagnostic race = finding("shared-memory-race", "/repo/a.comp", 1, "race");
+  race.variants = {"TILE=16", "TILE=32"};
+  run_.diagnostics = {race, finding("shared-memory-race", "/repo/a.comp", 2, "one variant only")};
+  json found = results();
+  EXPECT_EQ(found[0]["properties"]["variants"], json({"TILE=16", "TILE=32"}));
+  EXPECT_FALSE(found[1].contains("properties"));
+}
+
+std::string fingerprint_of(const std::string& text, const std::vector<uint32_t>& lines) {
+  SarifRun run;
+  run.rules = rules_that_run({});
+  run.root = "/repo";
+  for (uint32_t line : lines) run.diagnostics.push_back(finding("shared-memory-race", "/repo/a.comp", line, "race"));
+  SourceCache sources;
+  sources.add("/repo/a.comp", text);
+  std::ostringstream out;
+  print_sarif(out, run, sources);
+  const json document = json::parse(out.str());
+  std::string prints;
+  for (const json& result : document["runs"][0]["results"]) {
+    prints += result["partialFingerprints"]["klint/v1"].get<std::string>() + " ";
+  }
+  return prints;
+}
+
+TEST(SarifFingerprints, SurviveLinesMovingButTellInstancesApart) {
+  const std::string text = "void main() {\n    x = tile[i + 1];\n}\n";
+  const std::string moved = "\nvoid main() {\n\n    x = tile[i + 1];\n}\n";
+  EXPECT_EQ(fingerprint_of(text, {2}), fingerprint_of(moved, {4}));
+  EXPECT_NE(fingerprint_of(text, {2}), fingerprint_of("void main() {\n    y = tile[i + 1];\n}\n", {2}));
+
+  // A second instance of the rule on an identical line gets its own print.
+  const std::string twins = "void main() {\n    x = tile[i + 1];\n}\nvoid main() {\n    x = tile[i + 1];\n}\n";
+  std::string both = fingerprint_of(twins, {2, 5});
+  std::string first = both.substr(0, both.find(' ')), second = both.substr(both.find(' ') + 1);
+  EXPECT_NE(first, second);
+  EXPECT_EQ(first + " ", fingerprint_of(text, {2}));
+}
+
+TEST(SarifText, MarkdownBecomesPlainText) {
+  EXPECT_EQ(markdown_to_text("## What it finds\nA `shared` array that\nspans lines:\n- one `item`\n  wrapped\n"
+                             "- two\n\n```glsl\nshared float s[64];\n  barrier();\n```\nAfter.\n"),
+            "What it finds\nA shared array that spans lines:\n- one item wrapped\n- two\n\n"
+            "shared float s[64];\n  barrier();\n\nAfter.");
+  EXPECT_EQ(sarif_sentence("  lower case  "), "Lower case.");
+  EXPECT_EQ(sarif_sentence("is it?"), "Is it?");
+}
+
+TEST(SarifRoot, NearestAncestorWithGitElseTheDirectoryItself) {
+  const fs::path base = fs::temp_directory_path() / ("klint-sarif-root-" + std::to_string(getpid()));
+  fs::remove_all(base);
+  fs::create_directories(base / "repo" / "shaders" / "deep");
+  fs::create_directories(base / "plain");
+  std::ofstream(base / "repo" / ".git") << "gitdir: /elsewhere/.git/worktrees/repo\n";  // a worktree's .git file
+  EXPECT_EQ(repository_root(base / "repo" / "shaders" / "deep"), base / "repo");
+  EXPECT_EQ(repository_root(base / "repo"), base / "repo");
+  EXPECT_EQ(repository_root(base / "plain"), base / "plain");
+  fs::remove_all(base);
+}
+
+// Through the binary: --format sarif, --output and --include-suppressed.
+class SarifCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("klint-sarif-" + std::to_string(getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / ".git");
+    std::ofstream(dir_ / "race.comp") << "#version 450\n"
+                                         "layout(local_size_x = 64) in;\n"
+                                         "layout(binding = 0) buffer Data { float x[]; };\n"
+                                         "shared float tile[64];\n"
+                                         "void main() {\n"
+                                         "    uint tid = gl_LocalInvocationID.x;\n"
+                                         "    tile[tid] = x[gl_GlobalInvocationID.x];\n"
+                                         "    x[gl_GlobalInvocationID.x] = tile[(tid + 1) % 64];\n"
+                                         "    // klint-ignore-next-line: shared-memory-race -- a stale value is fine\n"
+                                         "    x[gl_GlobalInvocationID.x] += tile[(tid + 2) % 64];\n"
+                                         "}\n";
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::permissions(dir_, fs::perms::owner_all, fs::perm_options::add, ec);
+    fs::remove_all(dir_, ec);
+  }
+  std::vector<std::string> leftovers(const fs::path& dir) {
+    std::vector<std::string> out;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      if (entry.path().filename().string().find(".tmp-") != std::string::npos) out.push_back(entry.path());
+    }
+    return out;
+  }
+  static std::string slurp(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(SarifCli, StandardOutputHoldsOneLogWithPathsBelowTheRepository) {
+  fs::create_directories(dir_ / "sub");
+  KlintRun run = run_klint({"--format", "sarif", "../race.comp"}, (dir_ / "sub").string());
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  json document = json::parse(run.out);
+  const json& run0 = document["runs"][0];
+  EXPECT_EQ(run0["originalUriBaseIds"]["%SRCROOT%"]["uri"], "file://" + dir_.string() + "/");
+  ASSERT_EQ(run0["results"].size(), 1u) << run.out;
+  const json& result = run0["results"][0];
+  EXPECT_EQ(result["ruleId"], "shared-memory-race");
+  EXPECT_EQ(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], "race.comp");
+  EXPECT_EQ(result["locations"][0]["physicalLocation"]["region"]["startLine"], 8);
+  EXPECT_EQ(run0["invocations"][0]["exitCode"], 1);
+  EXPECT_EQ(run.err, "") << "no summary beside a machine format";
+}
+
+TEST_F(SarifCli, IncludeSuppressedListsTheSilencedFinding) {
+  KlintRun plain = run_klint({"--format", "sarif", "race.comp"}, dir_.string());
+  KlintRun with = run_klint({"--format", "sarif", "--include-suppressed", "race.comp"}, dir_.string());
+  EXPECT_EQ(json::parse(plain.out)["runs"][0]["results"].size(), 1u);
+  const json results = json::parse(with.out)["runs"][0]["results"];
+  ASSERT_EQ(results.size(), 2u) << with.out;
+  EXPECT_EQ(results[1]["suppressions"][0]["justification"], "a stale value is fine");
+  EXPECT_EQ(results[1]["locations"][0]["physicalLocation"]["region"]["startLine"], 10);
+  EXPECT_EQ(with.exit_code, 1);
+
+  KlintRun text = run_klint({"--include-suppressed", "race.comp"}, dir_.string());
+  EXPECT_EQ(text.exit_code, 2);
+  EXPECT_NE(text.err.find("--include-suppressed"), std::string::npos) << text.err;
+}
+
+TEST_F(SarifCli, OutputIsWrittenWholeAndLeavesNoTemporaryFile) {
+  for (const std::string format : {"sarif", "json", "github", "text"}) {
+    const fs::path file = dir_ / ("report." + format);
+    KlintRun run = run_klint({"--format", format, "--color", "always", "--output", file.string(), "race.comp"},
+                             dir_.string());
+    EXPECT_EQ(run.exit_code, 1) << format << ": " << run.err;
+    EXPECT_EQ(run.out, "") << format;
+    const std::string written = slurp(file);
+    EXPECT_NE(written.find("race.comp"), std::string::npos) << format << ": " << written;
+    EXPECT_EQ(written.find('\x1b'), std::string::npos) << format << ": no colour in a file";
+    if (format == "sarif" || format == "json") {
+      EXPECT_NO_THROW(json::parse(written)) << format;
+    }
+  }
+  // A second run replaces the report.
+  KlintRun again = run_klint({"--format", "sarif", "--output", "report.sarif", "missing.comp"}, dir_.string());
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_NE(again.err.find("missing.comp"), std::string::npos) << "input errors still reach the terminal";
+  EXPECT_EQ(json::parse(slurp(dir_ / "report.sarif"))["runs"][0]["results"].size(), 0u);
+  EXPECT_EQ(leftovers(dir_), std::vector<std::string>{});
+}
+
+TEST_F(SarifCli, UnwritableOutputIsAOneLineErrorAndLeavesNothingBehind) {
+  KlintRun missing = run_klint({"--format", "sarif", "--output", "no/such/dir/out.sarif", "race.comp"}, dir_.string());
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_EQ(missing.err, "klint: error: no/such/dir/out.sarif: no such file or directory\n");
+
+  // A read-only directory (root writes anywhere, so run as nobody).
+  fs::create_directories(dir_ / "locked");
+  ASSERT_EQ(chmod((dir_ / "locked").c_str(), 0555), 0);
+  chmod(dir_.c_str(), 0755);
+  chmod((dir_ / "race.comp").c_str(), 0644);
+  // nobody cannot write the tests' result cache either: leave it out.
+  KlintRun locked = run_klint({"--no-cache", "--format", "sarif", "--output", "locked/out.sarif", "race.comp"},
+                              dir_.string(), 60,
+                              /*unprivileged=*/true);
+  EXPECT_EQ(locked.exit_code, 2) << locked.err;
+  EXPECT_EQ(locked.err, "klint: error: locked/out.sarif: permission denied\n");
+  EXPECT_FALSE(fs::exists(dir_ / "locked" / "out.sarif"));
+  EXPECT_EQ(leftovers(dir_ / "locked"), std::vector<std::string>{});
+
+  KlintRun directory = run_klint({"--format", "sarif", "--output", "locked", "race.comp"}, dir_.string());
+  EXPECT_EQ(directory.exit_code, 2);
+  EXPECT_EQ(directory.err, "klint: error: locked: is a directory\n");
+  EXPECT_EQ(leftovers(dir_), std::vector<std::string>{});
+}
+
+}  // namespace
+}  // namespace klint::testing
