@@ -1,6 +1,7 @@
 // Finds the files to lint from the command line's paths.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,8 @@ struct InputMessage {
   std::string path;
   std::string reason;
   bool is_error = true;
+  uint32_t line = 0;  // where in `path`, for errors inside a file (a configuration); 0 for the whole file
+  uint32_t column = 0;
 };
 
 struct Discovery {

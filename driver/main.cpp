@@ -12,8 +12,11 @@
 
 #include "driver/baseline.h"
 #include "driver/cache.h"
+#include "driver/commands.h"
+#include "driver/config.h"
 #include "driver/discover.h"
 #include "driver/docs.h"
+#include "driver/jobs.h"
 #include "driver/lint.h"
 #include "driver/output/atomic_file.h"
 #include "driver/output/github.h"
@@ -42,9 +45,9 @@ struct Arguments {
   std::vector<std::string> paths;
   std::vector<std::string> defines;
   std::vector<std::string> include_dirs;
-  std::string target_env = "vulkan1.3";
+  std::string target_env;  // "" when not given: the configuration's, else vulkan1.3
   std::string shader_stage;
-  std::string entry_point = "main";
+  std::string entry_point;  // "" when not given: the configuration's, else main
   std::vector<std::string> select;
   std::vector<std::string> ignore;
   std::vector<std::string> targets;
@@ -61,6 +64,9 @@ struct Arguments {
   std::string baseline;
   std::string write_baseline;
   bool no_cache = false;
+  std::string config;
+  bool show_config = false;
+  std::string commands;
 };
 
 int usage_error(const std::string& message) {
@@ -140,7 +146,7 @@ bool resolve_targets(const std::vector<std::string>& names, std::vector<const Ta
 
 CompileOptions compile_options(const Arguments& args, std::string* error) {
   CompileOptions options;
-  auto env = parse_target_env(args.target_env);
+  auto env = parse_target_env(args.target_env.empty() ? "vulkan1.3" : args.target_env);
   if (!env) {
     *error = fmt::format("unknown --target-env '{}': use vulkan1.0 to vulkan1.3", args.target_env);
     return options;
@@ -151,7 +157,7 @@ CompileOptions compile_options(const Arguments& args, std::string* error) {
   }
   options.target_env = *env;
   options.force_compute = !args.shader_stage.empty();
-  options.entry_point = args.entry_point;
+  if (!args.entry_point.empty()) options.entry_point = args.entry_point;
   options.include_dirs = args.include_dirs;
   for (const std::string& define : args.defines) {
     auto equals = define.find('=');
@@ -189,20 +195,50 @@ int print_devices(std::ostream& out) {
   return kExitClean;
 }
 
-// One compilation of one file: the file itself, or one of its variants.
-struct Job {
-  InputFile input;
-  LintOptions options;
-  std::string variant;  // "" when the file has no variants
-  std::string cache_key;
-};
+// What the command line says about compiling and rules, for plan_jobs.
+std::optional<CommandLineSettings> command_line_settings(const Arguments& args, std::string* error) {
+  CommandLineSettings settings;
+  std::vector<const RuleInfo*> select;
+  if (!resolve_rules(args.select, "--select", select, error) ||
+      !resolve_rules(args.ignore, "--ignore", settings.ignore, error)) {
+    return std::nullopt;
+  }
+  if (!args.select.empty()) settings.select = std::move(select);
+  CompileOptions compile = compile_options(args, error);
+  if (!error->empty()) return std::nullopt;
+  settings.include_dirs = compile.include_dirs;
+  settings.defines = compile.defines;
+  if (!args.target_env.empty()) settings.target_env = compile.target_env;
+  if (!args.entry_point.empty()) settings.entry_point = compile.entry_point;
+  settings.force_compute = compile.force_compute;
+  // Checked now, so that a bad --target is one usage error.
+  std::vector<const Target*> targets;
+  if (!resolve_targets(args.targets, targets, error)) return std::nullopt;
+  settings.targets = args.targets;
+  settings.max_shared_memory = args.max_shared_memory;
+  return settings;
+}
 
-// The run's jobs, in output order; a file's variants are consecutive.
-std::vector<Job> make_jobs(const std::vector<InputFile>& files, const LintOptions& options) {
-  std::vector<Job> jobs;
-  jobs.reserve(files.size());
-  for (const InputFile& input : files) jobs.push_back(Job{input, options, {}, settings_key(options)});
-  return jobs;
+// The rules some job runs, in the registry's order: SARIF lists them.
+std::vector<const RuleInfo*> rules_that_ran(const std::vector<Job>& jobs, const CommandLineSettings& command_line) {
+  std::vector<const RuleInfo*> out = RuleRegistry::infos();
+  RuleSelection when_no_job{command_line.select.value_or(std::vector<const RuleInfo*>{}), command_line.ignore};
+  std::erase_if(out, [&](const RuleInfo* rule) {
+    if (jobs.empty()) return !when_no_job.enabled(*rule);
+    return std::none_of(jobs.begin(), jobs.end(), [&](const Job& job) { return job.options.selection.enabled(*rule); });
+  });
+  return out;
+}
+
+int show_config(const Arguments& args) {
+  ConfigResolver configs(args.config.empty() ? std::nullopt : std::optional(args.config));
+  for (const std::string& path : args.paths) {
+    std::string error;
+    std::optional<FileSettings> settings = configs.settings_for(path, &error);
+    if (!settings) return usage_error(error);
+    print_effective_config(std::cout, path, *settings);
+  }
+  return kExitClean;
 }
 
 int run(const Arguments& args) {
@@ -221,22 +257,27 @@ int run(const Arguments& args) {
     if (!write_rule_docs(args.generate_docs, &error)) return usage_error(error);
     return kExitClean;
   }
-  if (args.paths.empty()) return usage_error("no input files (klint --help shows the usage)");
+  if (args.paths.empty() && args.commands.empty()) {
+    return usage_error("no input files (klint --help shows the usage)");
+  }
   if (args.jobs && *args.jobs == 0) return usage_error("-j 0: give at least one job");
+  if (args.include_suppressed && args.format != OutputFormat::Sarif) {
+    return usage_error("--include-suppressed applies to --format sarif only");
+  }
+  if (!args.config.empty()) {
+    ReadError read_error;
+    if (!read_file(args.config, &read_error)) return usage_error(fmt::format("{}: {}", args.config, read_error.reason));
+  }
+  if (args.show_config) return show_config(args);
 
-  LintOptions options;
   std::string error;
-  if (!resolve_rules(args.select, "--select", options.selection.select, &error) ||
-      !resolve_rules(args.ignore, "--ignore", options.selection.ignore, &error)) {
-    return usage_error(error);
+  std::optional<CommandLineSettings> command_line = command_line_settings(args, &error);
+  if (!command_line) return usage_error(error);
+  std::optional<CompileCommands> commands;
+  if (!args.commands.empty()) {
+    commands = read_commands(args.commands, &error);
+    if (!commands) return usage_error(error);
   }
-  options.compile = compile_options(args, &error);
-  if (!error.empty()) return usage_error(error);
-  if (!args.targets.empty()) {
-    options.rule_options.targets.clear();
-    if (!resolve_targets(args.targets, options.rule_options.targets, &error)) return usage_error(error);
-  }
-  options.rule_options.max_shared_memory = args.max_shared_memory;
   std::optional<Baseline> baseline;
   if (!args.baseline.empty()) {
     baseline = Baseline::load(args.baseline, &error);
@@ -244,19 +285,20 @@ int run(const Arguments& args) {
   }
   std::optional<BaselineWriter> baseline_writer;
   if (!args.write_baseline.empty()) baseline_writer.emplace(args.write_baseline);
-  if (args.include_suppressed && args.format != OutputFormat::Sarif) {
-    return usage_error("--include-suppressed applies to --format sarif only");
-  }
 
   // With --output the report is kept in memory and written whole at the end.
   std::ostringstream buffer;
   std::ostream& out = args.output.empty() ? std::cout : buffer;
   TextStyle out_style{args.format == OutputFormat::Text && args.output.empty() && use_color(args.color, STDOUT_FILENO)};
   TextStyle err_style{use_color(args.color, STDERR_FILENO)};
-  Discovery discovery = discover_inputs(args.paths, options.compile.force_compute);
+  Discovery discovery = discover_inputs(args.paths, command_line->force_compute);
+  ConfigResolver configs(args.config.empty() ? std::nullopt : std::optional(args.config));
+  Plan plan = plan_jobs(discovery.files, commands ? commands->jobs : std::vector<CompileJob>{}, *command_line, configs,
+                        resolve_targets);
+  const std::vector<Job>& jobs = plan.jobs;
   std::vector<InputMessage> messages;
   size_t input_errors = 0;
-  Progress progress(discovery.files.size(), true);
+  Progress progress(jobs.size(), true);
   auto input_message = [&](const InputMessage& message) {
     // Input errors always reach the terminal; the machine formats carry them too.
     progress.clear();
@@ -266,14 +308,24 @@ int run(const Arguments& args) {
     input_errors += message.is_error;
   };
   for (const InputMessage& message : discovery.messages) input_message(message);
+  if (commands) {
+    for (const InputMessage& message : commands->skipped) input_message(message);
+  }
+  for (const InputMessage& message : plan.messages) input_message(message);
 
   SourceCache sources;
   std::vector<Diagnostic> all;
   std::vector<SuppressedDiagnostic> suppressed;
   size_t linted = 0;
   size_t in_baseline = 0;
-  auto emit = [&](FileReport report) {
+  auto emit = [&](FileReport report, const Job& job) {
     for (const InputMessage& message : report.messages) input_message(message);
+    apply_severity(report.diagnostics, job.severity);
+    for (SuppressedDiagnostic& silenced : report.suppressed) {
+      std::vector<Diagnostic> one{std::move(silenced.diagnostic)};
+      apply_severity(one, job.severity);
+      silenced.diagnostic = std::move(one.front());
+    }
     linted += report.messages.empty();
     if (baseline) in_baseline += baseline->filter(report.diagnostics, sources);
     if (baseline_writer) baseline_writer->add(report.diagnostics, sources);
@@ -290,7 +342,6 @@ int run(const Arguments& args) {
                std::make_move_iterator(report.diagnostics.end()));
   };
 
-  std::vector<Job> jobs = make_jobs(discovery.files, options);
   std::optional<ResultCache> cache;
   if (!args.no_cache) {
     if (std::optional<std::string> directory = default_cache_dir()) cache.emplace(*directory);
@@ -314,11 +365,11 @@ int run(const Arguments& args) {
       },
       [&](size_t i, FileReport report) {
         progress.update(done, jobs[i].input.path);
-        if (jobs[i].variant.empty()) return emit(std::move(report));
+        if (jobs[i].variant.empty()) return emit(std::move(report), jobs[i]);
         variants.push_back(std::move(report));
         variant_names.push_back(jobs[i].variant);
         if (i + 1 < jobs.size() && jobs[i + 1].input.path == jobs[i].input.path) return;
-        emit(merge_variants(std::move(variants), variant_names));
+        emit(merge_variants(std::move(variants), variant_names), jobs[i]);
         variants.clear();
         variant_names.clear();
       });
@@ -343,7 +394,7 @@ int run(const Arguments& args) {
   if (args.format == OutputFormat::Json) print_json(out, all, messages, linted, exit_code);
   if (args.format == OutputFormat::Sarif) {
     std::error_code ec;
-    SarifRun sarif{rules_that_run(options.selection), all, suppressed, args.include_suppressed, messages, exit_code,
+    SarifRun sarif{rules_that_ran(jobs, *command_line), all, suppressed, args.include_suppressed, messages, exit_code,
                    repository_root(std::filesystem::current_path(ec))};
     print_sarif(out, sarif, sources);
   }
@@ -410,6 +461,14 @@ int main(int argc, char** argv) {
       ->group(output);
   app.add_flag("--no-cache", args.no_cache, "Lint every file again instead of reusing results of unchanged files")
       ->group(output);
+  auto* configuration = "Configuration";
+  app.add_option("--config", args.config, "Use this klint.toml for every file instead of each file's nearest one")
+      ->group(configuration);
+  app.add_flag("--show-config", args.show_config, "Print the settings that apply to each file given, and exit")
+      ->group(configuration);
+  app.add_option("--commands", args.commands,
+                 "Lint the shaders of a build's compile commands: glslc/glslangValidator lines, or compile_commands.json")
+      ->group(configuration);
   auto* adoption = "Adopting klint on existing code";
   app.add_option("--baseline", args.baseline, "Report only findings that the baseline FILE does not hold")
       ->group(adoption);

@@ -51,8 +51,10 @@ void print_github(std::ostream& out, const Diagnostic& diagnostic) {
 }
 
 void print_github(std::ostream& out, const InputMessage& message) {
-  out << "::" << (message.is_error ? "error" : "notice") << " file=" << github_escape(message.path, true)
-      << ",title=klint::" << github_escape(message.reason, false) << '\n';
+  out << "::" << (message.is_error ? "error" : "notice") << " file=" << github_escape(message.path, true);
+  if (message.line) out << ",line=" << message.line;
+  if (message.line && message.column) out << ",col=" << message.column;
+  out << ",title=klint::" << github_escape(message.reason, false) << '\n';
 }
 
 }  // namespace klint

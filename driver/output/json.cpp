@@ -35,7 +35,10 @@ void print_json(std::ostream& out, const std::vector<Diagnostic>& diagnostics,
   }
   nlohmann::json inputs = nlohmann::json::array();
   for (const InputMessage& message : messages) {
-    inputs.push_back({{"path", message.path}, {"reason", message.reason}, {"error", message.is_error}});
+    nlohmann::json input{{"path", message.path}, {"reason", message.reason}, {"error", message.is_error}};
+    if (message.line) input["line"] = message.line;
+    if (message.column) input["column"] = message.column;
+    inputs.push_back(std::move(input));
   }
   nlohmann::json document{{"schema", "klint-findings-1"},  {"version", KLINT_VERSION},
                           {"files_linted", files_linted},  {"exit_code", exit_code},

@@ -171,9 +171,14 @@ json LogWriter::result(const Finding& finding, const std::string& fingerprint) {
 }
 
 json LogWriter::notification(const InputMessage& message) const {
+  json place{{"artifactLocation", artifact_location(message.path)}};
+  if (message.line) {
+    place["region"] = {{"startLine", message.line}};
+    if (message.column) place["region"]["startColumn"] = message.column;
+  }
   return {{"level", message.is_error ? "error" : "note"},
           {"message", {{"text", sarif_sentence(fmt::format("{}: {}", message.path, message.reason))}}},
-          {"locations", json::array({{{"physicalLocation", {{"artifactLocation", artifact_location(message.path)}}}}})}};
+          {"locations", json::array({{{"physicalLocation", std::move(place)}}})}};
 }
 
 json LogWriter::log() {

@@ -288,11 +288,18 @@ void print_diagnostic(std::ostream& out, const Diagnostic& diagnostic, SourceCac
   if (!diagnostic.fix_title.empty()) printer.help(diagnostic.fix_title);
 }
 
+// "klint.toml:7:1", or the path alone.
+std::string message_place(const InputMessage& message) {
+  if (message.line == 0) return message.path;
+  if (message.column == 0) return fmt::format("{}:{}", message.path, message.line);
+  return fmt::format("{}:{}:{}", message.path, message.line, message.column);
+}
+
 void print_input_message(std::ostream& out, const InputMessage& message, const TextStyle& style) {
   Painter paint(style);
   const Severity severity = message.is_error ? Severity::Error : Severity::Note;
   out << "klint: " << paint(severity_color(severity), fmt::format("{}:", to_string(severity))) << ' '
-      << paint(kBold, fmt::format("{}: {}", sanitize(message.path), sanitize(message.reason))) << '\n';
+      << paint(kBold, fmt::format("{}: {}", sanitize(message_place(message)), sanitize(message.reason))) << '\n';
 }
 
 void print_summary(std::ostream& out, const std::vector<Diagnostic>& diagnostics, size_t files_linted,
