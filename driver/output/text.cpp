@@ -316,7 +316,7 @@ void print_summary(std::ostream& out, const std::vector<Diagnostic>& diagnostics
   }
   std::string line = parts.empty() ? "no issues found" : fmt::format("{}", fmt::join(parts, ", "));
   line += " in " + count(files_linted, "file");
-  if (input_errors > 0) line += fmt::format(" ({} could not be read)", count(input_errors, "input"));
+  if (input_errors > 0) line += fmt::format(" ({})", count(input_errors, "input error"));
   out << Painter(style)(kBold, line) << '\n';
 }
 

@@ -27,7 +27,7 @@ void print_diagnostic(std::ostream& out, const Diagnostic& diagnostic, SourceCac
                       const TextStyle& style);
 // `klint: error: PATH: REASON` (or `note:`), one line.
 void print_input_message(std::ostream& out, const InputMessage& message, const TextStyle& style);
-// e.g. "2 errors, 1 warning in 3 files (1 input could not be read)"; zero counts are
+// e.g. "2 errors, 1 warning in 3 files (1 input error)"; zero counts are
 // left out, "no issues found in 3 files (...)" when only inputs failed, and
 // nothing at all when all is clean.
 void print_summary(std::ostream& out, const std::vector<Diagnostic>& diagnostics, size_t files_linted,

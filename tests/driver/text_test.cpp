@@ -282,8 +282,8 @@ TEST(TextSummary, CountsArePluralisedAndZeroesOmitted) {
 }
 
 TEST(TextSummary, InputErrorsAreAppended) {
-  EXPECT_EQ(summary({Severity::Warning}, 1, 1), "1 warning in 1 file (1 input could not be read)\n");
-  EXPECT_EQ(summary({}, 2, 2), "no issues found in 2 files (2 inputs could not be read)\n");
+  EXPECT_EQ(summary({Severity::Warning}, 1, 1), "1 warning in 1 file (1 input error)\n");
+  EXPECT_EQ(summary({}, 2, 2), "no issues found in 2 files (2 input errors)\n");
 }
 
 TEST(TextSummary, BoldWhenColored) {

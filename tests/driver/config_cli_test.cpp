@@ -1,0 +1,226 @@
+// klint.toml, variants and --commands as users run them: the configuration
+// changes what is reported, variants merge their findings, a compile database
+// lints each command, and bad configurations are one-line errors with exit 2
+// while files under other configurations are still linted.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/support/run.h"
+
+namespace klint::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A race on `tile` (an error) and, with -DSPLIT, a barrier that only some
+// invocations reach (another error); with -DWIDE a second race.
+constexpr const char* kShader = R"(#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { float data[]; };
+shared float tile[64];
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    tile[i] = data[gl_GlobalInvocationID.x];
+    float right = i + 1 < 64 ? tile[i + 1] : 0.0;
+#ifdef SPLIT
+    if (i < 16) {
+        barrier();
+    }
+#endif
+#ifdef WIDE
+    right += i > 0 ? tile[i - 1] : 0.0;
+#endif
+    data[gl_GlobalInvocationID.x] = right;
+}
+)";
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+class ConfigCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("klint-config-" + std::to_string(getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  void write(const std::string& name, const std::string& text) {
+    fs::create_directories((dir_ / name).parent_path());
+    std::ofstream(dir_ / name) << text;
+  }
+  KlintRun klint(std::vector<std::string> args) {
+    args.insert(args.begin(), "--color=never");
+    return run_klint(args, dir_.string());
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(ConfigCli, WithoutAConfigurationEveryRuleRuns) {
+  write("k.comp", kShader);
+  KlintRun run = klint({"k.comp"});
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(count(run.out, "[shared-memory-race]"), 1u) << run.out;
+}
+
+TEST_F(ConfigCli, IgnoreAndSeverityAreHonoured) {
+  write("k.comp", kShader);
+  write("klint.toml", "ignore = [\"shared-memory-race\"]\n");
+  KlintRun ignored = klint({"k.comp"});
+  EXPECT_EQ(ignored.exit_code, 0) << ignored.out;
+  EXPECT_EQ(ignored.out, "");
+
+  write("klint.toml", "[severity]\nshared-memory-race = \"note\"\n");
+  KlintRun noted = klint({"k.comp"});
+  EXPECT_EQ(noted.exit_code, 0) << noted.out;  // notes do not fail the run
+  EXPECT_NE(noted.out.find("k.comp:8: note: data race on 'tile'"), std::string::npos) << noted.out;
+}
+
+TEST_F(ConfigCli, TheNearestConfigurationApplies) {
+  write("k.comp", kShader);
+  write("vendor/k.comp", kShader);
+  write("klint.toml", "defines = [\"SPLIT\"]\n");
+  write("vendor/klint.toml", "select = [\"barrier-in-divergent-control-flow\"]\n");
+  KlintRun run = klint({"."});
+  EXPECT_EQ(run.exit_code, 1);
+  // The root's SPLIT reaches k.comp only; vendor's select leaves nothing to find there.
+  EXPECT_EQ(count(run.out, "k.comp:8: error"), 1u) << run.out;
+  EXPECT_EQ(count(run.out, "[barrier-in-divergent-control-flow]"), 1u) << run.out;
+  EXPECT_EQ(run.out.find("vendor/k.comp"), std::string::npos) << run.out;
+}
+
+TEST_F(ConfigCli, OverridesApplyByGlob) {
+  write("a/k.comp", kShader);
+  write("b/k.comp", kShader);
+  write("klint.toml", "[[overrides]]\nfiles = [\"a/**\"]\nignore = [\"shared-memory-race\"]\n");
+  KlintRun run = klint({"."});
+  EXPECT_EQ(run.out.find("a/k.comp"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("b/k.comp:8:"), std::string::npos) << run.out;
+}
+
+TEST_F(ConfigCli, TheCommandLineComesLast) {
+  write("k.comp", kShader);
+  write("klint.toml", "select = [\"barrier-in-divergent-control-flow\"]\ndefines = [\"SPLIT\"]\n");
+  KlintRun run = klint({"--select", "shared-memory-race", "k.comp"});
+  EXPECT_EQ(count(run.out, "[shared-memory-race]"), 1u) << run.out;
+  EXPECT_EQ(run.out.find("[barrier-in-divergent-control-flow]"), std::string::npos) << run.out;
+}
+
+TEST_F(ConfigCli, VariantsShareFindingsAndNameThem) {
+  write("k.comp", kShader);
+  write("klint.toml",
+        "[[variants]]\nfiles = [\"k.comp\"]\nname = \"plain\"\n"
+        "[[variants]]\nfiles = [\"k.comp\"]\nname = \"wide\"\ndefines = [\"WIDE\"]\n");
+  KlintRun run = klint({"k.comp"});
+  EXPECT_EQ(run.exit_code, 1);
+  // The race on tile[i + 1] is in both variants, the one on tile[i - 1] in "wide" only.
+  EXPECT_EQ(count(run.out, "[shared-memory-race]"), 2u) << run.out;
+  EXPECT_EQ(count(run.out, "variants: plain, wide\n"), 1u) << run.out;
+  EXPECT_EQ(count(run.out, "variant: wide\n"), 1u) << run.out;
+  EXPECT_NE(run.err.find("in 1 file"), std::string::npos) << run.err;
+}
+
+TEST_F(ConfigCli, ShowConfigPrintsTheSettingsOfAFile) {
+  write("k.comp", kShader);
+  write("klint.toml", "defines = [\"TILE=16\"]\n[severity]\nredundant-barrier = \"note\"\n");
+  KlintRun run = klint({"--show-config", "k.comp"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("# settings for k.comp"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("TILE=16"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("redundant-barrier = \"note\""), std::string::npos) << run.out;
+}
+
+TEST_F(ConfigCli, AnExplicitConfigReplacesTheNearestOne) {
+  write("k.comp", kShader);
+  write("klint.toml", "ignore = [\"shared-memory-race\"]\n");
+  write("ci/strict.toml", "defines = [\"SPLIT\"]\n");
+  KlintRun run = klint({"--config", "ci/strict.toml", "k.comp"});
+  EXPECT_EQ(count(run.out, "[shared-memory-race]"), 1u) << run.out;
+  EXPECT_EQ(count(run.out, "[barrier-in-divergent-control-flow]"), 1u) << run.out;
+  KlintRun missing = klint({"--config", "nope.toml", "k.comp"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_EQ(missing.err, "klint: error: nope.toml: no such file or directory\n");
+}
+
+TEST_F(ConfigCli, ABadConfigurationIsOneErrorWithItsLineAndOtherFilesAreLinted) {
+  write("bad/k.comp", kShader);
+  write("bad/other.comp", kShader);
+  write("bad/klint.toml", "# comment\nselectt = [\"shared-memory-race\"]\n");
+  write("good/k.comp", kShader);
+  KlintRun run = klint({"bad", "good"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(count(run.err, "klint: error: bad/klint.toml:2:1: unknown key 'selectt'"), 1u) << run.err;
+  EXPECT_EQ(run.out.find("bad/k.comp"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("good/k.comp:8:"), std::string::npos) << run.out;
+}
+
+TEST_F(ConfigCli, BadConfigurationsOfEveryKind) {
+  write("k.comp", kShader);
+  const std::pair<const char*, const char*> cases[] = {
+      {"select = [\"shared-memory-race\"\n", "klint.toml:1:"},                   // TOML syntax
+      {"ignore = \"shared-memory-race\"\n", "klint.toml:1:"},                    // wrong type
+      {"ignore = [\"no-such-rule\"]\n", "klint.toml:1:"},                       // unknown rule
+      {"\n[severity]\nredundant-barrier = \"fatal\"\n", "klint.toml:3:"},        // bad severity
+      {"targets = [\"no-such-gpu\"]\n", "klint.toml:1:"},                       // unknown target
+      {"[[overrides]]\nfiles = [\"a**\"]\nignore = []\n", "klint.toml:2:"},     // bad glob
+  };
+  for (const auto& [text, place] : cases) {
+    write("klint.toml", text);
+    KlintRun run = klint({"k.comp"});
+    EXPECT_EQ(run.exit_code, 2) << text;
+    // One error line, then the summary.
+    EXPECT_EQ(count(run.err, "klint: error: "), 1u) << text << run.err;
+    EXPECT_TRUE(run.err.starts_with(std::string("klint: error: ") + place)) << text << run.err;
+    EXPECT_NE(run.err.find("\nno issues found in 0 files (1 input error)\n"), std::string::npos) << run.err;
+  }
+}
+
+TEST_F(ConfigCli, CompileCommandsLintEachCommandAsAVariant) {
+  write("shaders/k.comp", kShader);
+  write("build.txt",
+        "# what the build runs\n"
+        "glslc -fshader-stage=compute --target-env=vulkan1.2 shaders/k.comp -o out/k_plain.spv\n"
+        "glslangValidator -V --target-env vulkan1.2 -DWIDE \\\n    shaders/k.comp -o out/k_wide.spv\n");
+  KlintRun run = klint({"--commands", "build.txt"});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_EQ(count(run.out, "[shared-memory-race]"), 2u) << run.out;
+  EXPECT_EQ(count(run.out, "variants: k_plain, k_wide\n"), 1u) << run.out;
+  EXPECT_EQ(count(run.out, "variant: k_wide\n"), 1u) << run.out;
+}
+
+TEST_F(ConfigCli, CompileCommandsAsJson) {
+  write("shaders/k.comp", kShader);
+  write("build/compile_commands.json",
+        R"([{"directory": ")" + (dir_ / "build").string() +
+            R"(", "arguments": ["glslc", "-DSPLIT", "../shaders/k.comp", "-o", "k.spv"]},
+            {"directory": "/tmp", "command": "c++ -c main.cpp", "file": "main.cpp"}])");
+  KlintRun run = klint({"--commands", "build/compile_commands.json"});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_EQ(count(run.out, "[barrier-in-divergent-control-flow]"), 1u) << run.out;
+  EXPECT_EQ(run.out.find("variant"), std::string::npos) << run.out;  // one command: no variant to name
+}
+
+TEST_F(ConfigCli, ABadCompileCommandIsAnErrorWithItsLine) {
+  write("shaders/k.comp", kShader);
+  write("build.txt", "glslc shaders/k.comp -o k.spv\nglslc -fbogus shaders/k.comp\n");
+  KlintRun run = klint({"--commands", "build.txt"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(run.out, "");
+  EXPECT_TRUE(run.err.starts_with("klint: error: build.txt:2:")) << run.err;
+  EXPECT_EQ(count(run.err, "\n"), 1u) << run.err;
+  KlintRun missing = klint({"--commands", "nope.txt"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("nope.txt"), std::string::npos) << missing.err;
+}
+
+}  // namespace
+}  // namespace klint::testing
