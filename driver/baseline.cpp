@@ -94,7 +94,9 @@ bool BaselineWriter::write(std::string* error) const {
                         {"message", finding.message}});
   }
   nlohmann::json document{{"schema", kSchema}, {"version", KLINT_VERSION}, {"findings", findings}};
-  return write_file_atomically(path_, document.dump(2) + "\n", error);
+  // A file name that is not UTF-8 is written with U+FFFD; it then never matches.
+  std::string text = document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  return write_file_atomically(path_, text + "\n", error);
 }
 
 }  // namespace klint

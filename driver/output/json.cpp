@@ -43,7 +43,7 @@ void print_json(std::ostream& out, const std::vector<Diagnostic>& diagnostics,
   nlohmann::json document{{"schema", "klint-findings-1"},  {"version", KLINT_VERSION},
                           {"files_linted", files_linted},  {"exit_code", exit_code},
                           {"findings", std::move(findings)}, {"inputs", std::move(inputs)}};
-  out << document.dump(2) << '\n';
+  out << document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }
 
 }  // namespace klint

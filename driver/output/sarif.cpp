@@ -221,7 +221,7 @@ json LogWriter::log() {
 }  // namespace
 
 void print_sarif(std::ostream& out, const SarifRun& run, SourceCache& sources) {
-  out << LogWriter(run, sources).log().dump(2) << '\n';
+  out << LogWriter(run, sources).log().dump(2, ' ', false, json::error_handler_t::replace) << '\n';
 }
 
 std::vector<const RuleInfo*> rules_that_run(const RuleSelection& selection) {

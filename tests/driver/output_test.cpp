@@ -2,6 +2,9 @@
 // docs/output.md) and --format github (workflow annotations).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "driver/output/github.h"
@@ -67,6 +70,29 @@ TEST(Format, RejectsAnUnknownFormat) {
   KlintRun run = run_klint({"--format", "xml", kClean});
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_NE(run.err.find("xml"), std::string::npos) << run.err;
+}
+
+}  // namespace
+}  // namespace klint::testing
+
+namespace klint::testing {
+namespace {
+
+// JSON strings are UTF-8; a file name with other bytes must not stop the report.
+TEST(MachineFormats, FileNamesThatAreNotUtf8StillGiveOneDocument) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("klint-utf8-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  fs::copy_file(kRace, dir / "bad\xff.comp", fs::copy_options::overwrite_existing);
+  for (const char* format : {"json", "sarif"}) {
+    KlintRun run = run_klint({"--no-cache", "--format", format, "bad\xff.comp"}, dir.string());
+    EXPECT_EQ(run.exit_code, 1) << format << run.err;
+    nlohmann::json document = nlohmann::json::parse(run.out);
+    // json writes U+FFFD for the byte; SARIF's URIs percent-encode it.
+    const char* name = std::string_view(format) == "json" ? "bad\xef\xbf\xbd.comp" : "bad%FF.comp";
+    EXPECT_NE(run.out.find(name), std::string::npos) << format;
+  }
+  fs::remove_all(dir);
 }
 
 }  // namespace
