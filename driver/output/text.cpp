@@ -168,9 +168,15 @@ class DiagnosticPrinter {
   void header(const Location& location, Severity severity, std::string_view message, std::string_view rule_id);
   void snippet(const Location& location);
   void help(std::string_view title) { out_ << "  " << paint_(kBold, "help:") << ' ' << sanitize(title) << '\n'; }
+  // A shader built fifty ways would bury the finding: the text names the
+  // first few (the machine formats list them all).
   void variants(const std::vector<std::string>& names) {
-    out_ << "  " << paint_(kBold, names.size() == 1 ? "variant:" : "variants:") << ' '
-         << sanitize(fmt::format("{}", fmt::join(names, ", "))) << '\n';
+    constexpr size_t kShown = 8;
+    std::string list = names.size() <= kShown + 1
+                           ? fmt::format("{}", fmt::join(names, ", "))
+                           : fmt::format("{} and {} more", fmt::join(names.begin(), names.begin() + kShown, ", "),
+                                         names.size() - kShown);
+    out_ << "  " << paint_(kBold, names.size() == 1 ? "variant:" : "variants:") << ' ' << sanitize(list) << '\n';
   }
 
  private:

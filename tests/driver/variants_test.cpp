@@ -65,5 +65,20 @@ TEST(MergeVariants, TheTextFormatNamesTheVariants) {
   EXPECT_NE(out.str().find("\n  variants: f32, f16\n"), std::string::npos) << out.str();
 }
 
+TEST(MergeVariants, TheTextFormatNamesTheFirstFewOfMany) {
+  std::vector<FileReport> reports;
+  std::vector<std::string> names;
+  for (int i = 0; i < 12; ++i) {
+    reports.push_back(report({finding(kCompileError, 3, "a")}));
+    names.push_back("v" + std::to_string(i));
+  }
+  FileReport merged = merge_variants(std::move(reports), names);
+  ASSERT_EQ(merged.diagnostics[0].variants.size(), 12u);
+  SourceCache sources;
+  std::ostringstream out;
+  print_diagnostic(out, merged.diagnostics[0], sources, TextStyle{false});
+  EXPECT_NE(out.str().find("\n  variants: v0, v1, v2, v3, v4, v5, v6, v7 and 4 more\n"), std::string::npos) << out.str();
+}
+
 }  // namespace
 }  // namespace klint::testing
