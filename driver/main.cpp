@@ -416,13 +416,13 @@ int run(const Arguments& args) {
 int main(int argc, char** argv) {
   using namespace klint;
   Arguments args;
-  CLI::App app{"klint: find the pitfalls of Vulkan compute shaders (GLSL, HLSL, SPIR-V) before they run"};
+  CLI::App app{"klint: find the pitfalls of Vulkan compute shaders (GLSL, HLSL, SPIR-V) before they run", "klint"};
   app.set_version_flag("--version", "klint " KLINT_VERSION);
   app.add_option("paths", args.paths, "Files and directories to lint (directories are walked)");
   auto* build = "Compiling (glslc's spelling)";
-  app.add_option("-D", args.defines, "Define a macro: -DNAME or -DNAME=VALUE")->group(build)->allow_extra_args(false);
-  app.add_option("-I", args.include_dirs, "Add a directory to the #include search path")->group(build)->allow_extra_args(false);
-  app.add_option("--target-env", args.target_env, "vulkan1.0, vulkan1.1, vulkan1.2 or vulkan1.3 (default)")->group(build);
+  app.add_option("-D", args.defines, "Define a macro: -DNAME or -DNAME=VALUE")->type_name("NAME[=VALUE]")->group(build)->allow_extra_args(false);
+  app.add_option("-I", args.include_dirs, "Add a directory to the #include search path")->type_name("DIR")->group(build)->allow_extra_args(false);
+  app.add_option("--target-env", args.target_env, "vulkan1.0, vulkan1.1, vulkan1.2 or vulkan1.3 (default)")->type_name("ENV")->group(build);
   app.add_option("--fshader-stage", args.shader_stage,
                  "-fshader-stage=compute: treat files of any extension as GLSL compute shaders")->group(build);
   app.add_option("--entry", args.entry_point, "HLSL entry point (default: main)")->group(build);
@@ -441,39 +441,39 @@ int main(int argc, char** argv) {
   std::map<std::string, FailOn> fail_on{{"note", FailOn::Note}, {"warning", FailOn::Warning},
                                         {"error", FailOn::Error}, {"never", FailOn::Never}};
   app.add_option("--fail-on", args.fail_on, "Exit 1 when a finding is at least: note, warning (default), error, never")
-      ->transform(CLI::CheckedTransformer(fail_on))->group(output);
+      ->transform(CLI::CheckedTransformer(fail_on))->option_text("LEVEL")->group(output);
   std::map<std::string, ColorMode> color{{"auto", ColorMode::Auto}, {"always", ColorMode::Always},
                                          {"never", ColorMode::Never}};
   app.add_option("--color", args.color, "Colour: auto (default; honours NO_COLOR), always, never")
-      ->transform(CLI::CheckedTransformer(color))->group(output);
+      ->transform(CLI::CheckedTransformer(color))->option_text("WHEN")->group(output);
   std::map<std::string, OutputFormat> formats{{"text", OutputFormat::Text}, {"json", OutputFormat::Json},
                                               {"github", OutputFormat::Github}, {"sarif", OutputFormat::Sarif}};
   app.add_option("--format", args.format,
                  "text (default), json (schema in docs/output.md), github (workflow annotations), "
                  "sarif (SARIF 2.1.0 for code scanning)")
-      ->transform(CLI::CheckedTransformer(formats))->group(output);
+      ->transform(CLI::CheckedTransformer(formats))->option_text("FORMAT")->group(output);
   app.add_option("--output", args.output, "Write the report to FILE (whole or not at all) instead of standard output")
-      ->group(output);
+      ->type_name("FILE")->group(output);
   app.add_flag("--include-suppressed", args.include_suppressed,
                "List findings silenced by klint-ignore comments, marked as suppressed (sarif)")->group(output);
 
   app.add_option("-j,--jobs", args.jobs, "Lint N files at once (default: every core); output order stays the same")
-      ->group(output);
+      ->type_name("N")->group(output);
   app.add_flag("--no-cache", args.no_cache, "Lint every file again instead of reusing results of unchanged files")
       ->group(output);
   auto* configuration = "Configuration";
   app.add_option("--config", args.config, "Use this klint.toml for every file instead of each file's nearest one")
-      ->group(configuration);
+      ->type_name("FILE")->group(configuration);
   app.add_flag("--show-config", args.show_config, "Print the settings that apply to each file given, and exit")
       ->group(configuration);
   app.add_option("--commands", args.commands,
                  "Lint the shaders of a build's compile commands: glslc/glslangValidator lines, or compile_commands.json")
-      ->group(configuration);
+      ->type_name("FILE")->group(configuration);
   auto* adoption = "Adopting klint on existing code";
   app.add_option("--baseline", args.baseline, "Report only findings that the baseline FILE does not hold")
-      ->group(adoption);
+      ->type_name("FILE")->group(adoption);
   app.add_option("--write-baseline", args.write_baseline, "Record every finding of this run in FILE, and exit 0")
-      ->group(adoption);
+      ->type_name("FILE")->group(adoption);
 
   std::vector<std::string> reflect_paths;
   ReflectFormat reflect_format = ReflectFormat::Table;
