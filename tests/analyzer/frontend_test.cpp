@@ -1,7 +1,6 @@
 #include "analyzer/frontend.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -9,6 +8,7 @@
 #include <thread>
 
 #include "tests/analyzer/spirv_words.h"
+#include "tests/support/scratch.h"
 
 namespace klint {
 namespace {
@@ -24,26 +24,8 @@ std::string read_input(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), {}};
 }
 
-// Each test gets a fresh directory for files that must exist on disk.
-class FrontendTest : public ::testing::Test {
+class FrontendTest : public testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "klint_frontend_XXXXXX").string();
-    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    fs::remove_all(dir_, ignored);
-  }
-
-  std::string write(const std::string& name, const std::string& text) {
-    fs::path path = fs::path(dir_) / name;
-    fs::create_directories(path.parent_path());
-    std::ofstream(path, std::ios::binary) << text;
-    return path.string();
-  }
-
   CompiledShader compile_file(const std::string& path, const CompileOptions& options = {}) {
     auto language = language_for_path(path, options.force_compute);
     EXPECT_TRUE(language.has_value()) << path;
@@ -55,7 +37,6 @@ class FrontendTest : public ::testing::Test {
     return compile(path, text, language, options, sources_);
   }
 
-  std::string dir_;
   SourceCache sources_;
 };
 
@@ -189,15 +170,15 @@ TEST_F(FrontendTest, TargetEnvSelectsSpirvVersion) {
 
 TEST_F(FrontendTest, IncludeWithoutExtensionLocal) {
   write("lib/sync.h", "// helpers\nvoid sync_tile() {\n    barrier();\n}\n");
-  std::string path = write("lib/main.comp", R"(#version 450
+  std::string file = write("lib/main.comp", R"(#version 450
 #include "sync.h"
 layout(local_size_x = 64) in;
 void main() { sync_tile(); }
 )");
-  CompiledShader shader = compile_file(path);
+  CompiledShader shader = compile_file(file);
   ASSERT_TRUE(shader.ok) << messages(shader);
-  std::string header = (fs::path(dir_) / "lib/sync.h").string();
-  EXPECT_EQ(shader.files, (std::vector<std::string>{path, header}));
+  std::string header = path("lib/sync.h").string();
+  EXPECT_EQ(shader.files, (std::vector<std::string>{file, header}));
   auto barriers = lines_of(shader.spirv, kOpControlBarrier);
   ASSERT_EQ(barriers.size(), 1u);
   EXPECT_EQ(barriers[0].file, header);
@@ -210,33 +191,33 @@ TEST_F(FrontendTest, IncludeFromIncludeDirs) {
   write("first/common.h", "#define TILE 16\n");
   write("second/common.h", "#define TILE 32\n");
   write("second/only_here.h", "void sync_tile() {\n    barrier();\n}\n");
-  std::string path = write("src/main.comp", R"(#version 450
+  std::string file = write("src/main.comp", R"(#version 450
 #include <common.h>
 #include "only_here.h"
 layout(local_size_x = TILE) in;
 void main() { sync_tile(); }
 )");
   CompileOptions options;
-  options.include_dirs = {(fs::path(dir_) / "first").string(), (fs::path(dir_) / "second").string()};
-  CompiledShader shader = compile_file(path, options);
+  options.include_dirs = {path("first").string(), path("second").string()};
+  CompiledShader shader = compile_file(file, options);
   ASSERT_TRUE(shader.ok) << messages(shader);
   // -I directories are searched in order: TILE comes from first/.
   EXPECT_EQ(testing::local_size_x(shader.spirv), 16u);
   auto barriers = lines_of(shader.spirv, kOpControlBarrier);
   ASSERT_EQ(barriers.size(), 1u);
-  EXPECT_EQ(barriers[0].file, (fs::path(dir_) / "second/only_here.h").string());
+  EXPECT_EQ(barriers[0].file, path("second/only_here.h").string());
   EXPECT_EQ(barriers[0].line, 2u);
 }
 
 TEST_F(FrontendTest, IncludeNextToIncluderWinsOverIncludeDirs) {
   write("src/common.h", "#define TILE 8\n");
   write("inc/common.h", "#define TILE 4\n");
-  std::string path = write("src/main.comp",
+  std::string file = write("src/main.comp",
                            "#version 450\n#include \"common.h\"\n"
                            "layout(local_size_x = TILE) in;\nvoid main() {}\n");
   CompileOptions options;
-  options.include_dirs = {(fs::path(dir_) / "inc").string()};
-  CompiledShader shader = compile_file(path, options);
+  options.include_dirs = {path("inc").string()};
+  CompiledShader shader = compile_file(file, options);
   ASSERT_TRUE(shader.ok) << messages(shader);
   EXPECT_EQ(testing::local_size_x(shader.spirv), 8u);
 }
@@ -247,7 +228,7 @@ TEST_F(FrontendTest, IncludedPathsStayRelative) {
         "#version 450\n#include \"../common/sync.h\"\n"
         "layout(local_size_x = 64) in;\nvoid main() { sync_tile(); }\n");
   fs::path previous = fs::current_path();
-  fs::current_path(dir_);
+  fs::current_path(path());
   CompiledShader shader = compile_file("shaders/main.comp");
   fs::current_path(previous);
   ASSERT_TRUE(shader.ok) << messages(shader);
@@ -276,15 +257,15 @@ TEST_F(FrontendTest, MissingIncludeIsCompileErrorAtDirective) {
 
 TEST_F(FrontendTest, RecursiveIncludeTerminates) {
   write("loop.h", "#include \"loop.h\"\nfloat f;\n");
-  std::string path = write("main.comp",
+  std::string file = write("main.comp",
                            "#version 450\n#include \"loop.h\"\n"
                            "layout(local_size_x = 1) in;\nvoid main() {}\n");
-  CompiledShader shader = compile_file(path);
+  CompiledShader shader = compile_file(file);
   EXPECT_FALSE(shader.ok);
   ASSERT_FALSE(shader.diagnostics.empty());
   const Diagnostic& d = shader.diagnostics.front();
   EXPECT_EQ(d.rule, &kCompileError);
-  EXPECT_EQ(d.location.file, (fs::path(dir_) / "loop.h").string());
+  EXPECT_EQ(d.location.file, path("loop.h").string());
   EXPECT_EQ(d.location.line, 1u);
   EXPECT_EQ(d.message, "#include nested more than 64 levels deep; does \"loop.h\" include itself?");
 }
@@ -477,14 +458,14 @@ TEST_F(FrontendTest, HlslComputeShader) {
 
 TEST_F(FrontendTest, HlslInclude) {
   write("hlsl/sync.hlsli", "void sync_group() {\n    GroupMemoryBarrierWithGroupSync();\n}\n");
-  std::string path = write("hlsl/main.hlsl",
+  std::string file = write("hlsl/main.hlsl",
                            "#include \"sync.hlsli\"\n[numthreads(8, 1, 1)]\n"
                            "void main() { sync_group(); }\n");
-  CompiledShader shader = compile_file(path);
+  CompiledShader shader = compile_file(file);
   ASSERT_TRUE(shader.ok) << messages(shader);
   auto barriers = lines_of(shader.spirv, kOpControlBarrier);
   ASSERT_EQ(barriers.size(), 1u);
-  EXPECT_EQ(barriers[0].file, (fs::path(dir_) / "hlsl/sync.hlsli").string());
+  EXPECT_EQ(barriers[0].file, path("hlsl/sync.hlsli").string());
   EXPECT_EQ(barriers[0].line, 2u);
 }
 

@@ -5,53 +5,40 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
+
+#include "tests/support/scratch.h"
 
 namespace klint::testing {
 namespace {
 
 namespace fs = std::filesystem;
 
-class AtomicFile : public ::testing::Test {
+class AtomicFile : public ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("klint-atomic-" + std::to_string(getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  static std::string slurp(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  }
-  std::string temporary(const fs::path& path) { return path.string() + ".tmp-" + std::to_string(getpid()); }
-
-  fs::path dir_;
+  std::string temporary(const fs::path& file) { return file.string() + ".tmp-" + std::to_string(getpid()); }
 };
 
 TEST_F(AtomicFile, ReplacesTheFileAndLeavesNoTemporary) {
-  const fs::path out = dir_ / "report.sarif";
-  std::ofstream(out) << "old report";
+  const fs::path out = write("report.sarif", "old report");
   std::string error;
   ASSERT_TRUE(write_file_atomically(out.string(), "new report\n", &error)) << error;
-  EXPECT_EQ(slurp(out), "new report\n");
+  EXPECT_EQ(read(out), "new report\n");
   EXPECT_FALSE(fs::exists(temporary(out)));
 }
 
 TEST_F(AtomicFile, ALeftoverTemporaryIsReplacedAndALinkThereNotFollowed) {
-  const fs::path out = dir_ / "report.sarif";
-  const fs::path victim = dir_ / "victim";
-  std::ofstream(victim) << "keep me";
+  const fs::path out = path("report.sarif");
+  const fs::path victim = write("victim", "keep me");
   fs::create_symlink(victim, temporary(out));
   std::string error;
   ASSERT_TRUE(write_file_atomically(out.string(), "report", &error)) << error;
-  EXPECT_EQ(slurp(out), "report");
-  EXPECT_EQ(slurp(victim), "keep me");
+  EXPECT_EQ(read(out), "report");
+  EXPECT_EQ(read(victim), "keep me");
   EXPECT_FALSE(fs::exists(fs::symlink_status(temporary(out))));
 }
 
 TEST_F(AtomicFile, FailureLeavesTheOldFileAndNamesIt) {
-  const fs::path out = dir_ / "taken";
+  const fs::path out = path("taken");
   fs::create_directories(out / "inside");
   std::string error;
   EXPECT_FALSE(write_file_atomically(out.string(), "report", &error));
@@ -59,8 +46,8 @@ TEST_F(AtomicFile, FailureLeavesTheOldFileAndNamesIt) {
   EXPECT_TRUE(fs::is_directory(out / "inside"));
   EXPECT_FALSE(fs::exists(temporary(out)));
 
-  EXPECT_FALSE(write_file_atomically((dir_ / "missing" / "out").string(), "report", &error));
-  EXPECT_EQ(error, (dir_ / "missing" / "out").string() + ": no such file or directory");
+  EXPECT_FALSE(write_file_atomically(path("missing/out").string(), "report", &error));
+  EXPECT_EQ(error, path("missing/out").string() + ": no such file or directory");
 }
 
 }  // namespace

@@ -1,18 +1,12 @@
 // --write-baseline and --baseline: old findings stay quiet through edits
 // elsewhere in the file, new ones appear, bad baselines are one-line errors.
 #include <gtest/gtest.h>
-#include <unistd.h>
-
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "tests/support/run.h"
+#include "tests/support/scratch.h"
 
 namespace klint::testing {
 namespace {
-
-namespace fs = std::filesystem;
 
 // One race on `tile` (the read of tile[i + 1] before any barrier).
 constexpr const char* kRace = R"(#version 450
@@ -27,33 +21,14 @@ void main() {
 }
 )";
 
-class BaselineTest : public ::testing::Test {
+class BaselineTest : public ScratchDirTest {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("klint-baseline-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_ / "shaders");
+    ScratchDirTest::SetUp();
     write("shaders/race.comp", kRace);
   }
-  void TearDown() override { fs::remove_all(dir_); }
-  void write(const std::string& name, const std::string& text) { std::ofstream(dir_ / name) << text; }
-  std::string read(const std::string& name) {
-    std::ostringstream text;
-    text << std::ifstream(dir_ / name).rdbuf();
-    return text.str();
-  }
-  KlintRun klint(std::vector<std::string> args) { return run_klint(args, dir_.string()); }
-
-  fs::path dir_;
+  KlintRun klint(std::vector<std::string> args) { return run_klint(args, path().string()); }
 };
-
-size_t count(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
 
 TEST_F(BaselineTest, RecordsFindingsAndExitsCleanly) {
   KlintRun written = klint({"--write-baseline", "klint-baseline.json", "shaders"});
@@ -90,7 +65,7 @@ TEST_F(BaselineTest, ANewInstanceOfTheSameRuleAppears) {
   write("shaders/race.comp", twice);
   KlintRun run = klint({"--baseline", "klint-baseline.json", "shaders"});
   EXPECT_EQ(run.exit_code, 1) << run.out << run.err;
-  EXPECT_EQ(count(run.out, "[shared-memory-race]"), 1u) << run.out;
+  EXPECT_EQ(occurrences(run.out, "[shared-memory-race]"), 1u) << run.out;
   EXPECT_NE(run.out.find("tile[i - 1]"), std::string::npos) << run.out;  // the new one, not the old
 }
 
@@ -105,7 +80,7 @@ TEST_F(BaselineTest, TheSameCodeInAnotherFileIsNew) {
 
 TEST_F(BaselineTest, PathsAreRelativeToTheBaselineNotTheCurrentDirectory) {
   ASSERT_EQ(klint({"--write-baseline", "klint-baseline.json", "shaders"}).exit_code, 0);
-  KlintRun run = run_klint({"--baseline", "../klint-baseline.json", "race.comp"}, (dir_ / "shaders").string());
+  KlintRun run = run_klint({"--baseline", "../klint-baseline.json", "race.comp"}, path("shaders").string());
   EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
   EXPECT_EQ(run.out, "");
 }
@@ -118,7 +93,7 @@ TEST_F(BaselineTest, BadBaselinesAreOneLineErrors) {
     KlintRun run = klint({"--baseline", name, "shaders"});
     EXPECT_EQ(run.exit_code, 2) << name;
     EXPECT_EQ(run.out, "") << name;
-    EXPECT_EQ(count(run.err, "\n"), 1u) << name << ": " << run.err;
+    EXPECT_EQ(occurrences(run.err, "\n"), 1u) << name << ": " << run.err;
     EXPECT_TRUE(run.err.starts_with(std::string("klint: error: ") + name + ": ")) << run.err;
   }
 }

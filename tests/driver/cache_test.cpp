@@ -2,7 +2,6 @@
 // never stored, and that a damaged or unwritable cache only warns.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -17,6 +16,7 @@
 #include "driver/cache.h"
 #include "driver/report_json.h"
 #include "tests/support/fixture.h"
+#include "tests/support/scratch.h"
 #include "tests/support/unprivileged.h"
 #include "validate/targets.h"
 
@@ -48,35 +48,26 @@ void main() {
 }
 )";
 
-class Cache : public ::testing::Test {
+class Cache : public ScratchDirTest {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("klint-cache-" + std::to_string(getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    ScratchDirTest::SetUp();
     // Readable by the unprivileged child of the permission test.
-    fs::permissions(dir_, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                              fs::perms::others_read | fs::perms::others_exec);
+    fs::permissions(path(), fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                fs::perms::others_read | fs::perms::others_exec);
     write("common.glsl", kCommon);
     write("main.comp", kMain);
-    main_ = (dir_ / "main.comp").string();
+    main_ = path("main.comp").string();
     key_ = settings_key(options_);
   }
-  void TearDown() override {
-    std::error_code error;
-    fs::permissions(cache_dir(), fs::perms::owner_all, fs::perm_options::add, error);
-    fs::remove_all(dir_, error);
-  }
 
-  void write(const std::string& name, const std::string& text) { std::ofstream(dir_ / name, std::ios::binary) << text; }
-  std::string cache_dir() const { return (dir_ / "cache").string(); }
+  std::string cache_dir() const { return path("cache").string(); }
 
   // One run of klint on main.comp: lint it, as the driver does on a miss.
   FileReport lint(SourceCache& sources) {
     return lint_file(InputFile{main_, Language::Glsl, true}, options_, sources);
   }
-  std::string text(const std::string& name) { return *read_file((dir_ / name).string(), nullptr); }
+  std::string text(const std::string& name) { return *read_file(path(name).string(), nullptr); }
 
   // Lints main.comp and stores the report in a fresh cache; returns it.
   FileReport lint_and_store() {
@@ -106,7 +97,6 @@ class Cache : public ::testing::Test {
     return out;
   }
 
-  fs::path dir_;
   std::string main_;
   LintOptions options_;
   std::string key_;
@@ -119,7 +109,7 @@ TEST_F(Cache, HitGivesTheReportThatWasStored) {
   ASSERT_FALSE(stored.suppressed.empty());
   ASSERT_EQ(stored.files.size(), 2u) << "main.comp and common.glsl";
   EXPECT_TRUE(std::any_of(stored.diagnostics.begin(), stored.diagnostics.end(), [&](const Diagnostic& d) {
-    return d.location.file == (dir_ / "common.glsl").string();
+    return d.location.file == path("common.glsl").string();
   })) << "a finding in the included file";
   ASSERT_EQ(entries().size(), 1u);
 
@@ -140,7 +130,7 @@ TEST_F(Cache, ChangedTextMisses) {
   ResultCache cache(cache_dir());
   SourceCache sources;
   EXPECT_FALSE(cache.load(main_, text("main.comp") + "\n", key_, sources));
-  EXPECT_FALSE(cache.load((dir_ / "./main.comp").string(), text("main.comp"), key_, sources)) << "another path";
+  EXPECT_FALSE(cache.load(path("./main.comp").string(), text("main.comp"), key_, sources)) << "another path";
   EXPECT_TRUE(cache.load(main_, text("main.comp"), key_, sources));
 }
 
@@ -151,7 +141,7 @@ TEST_F(Cache, ChangedIncludeMisses) {
   EXPECT_FALSE(load());
   write("common.glsl", kCommon);
   EXPECT_TRUE(load()) << "the entry itself was kept";
-  fs::remove(dir_ / "common.glsl");
+  fs::remove(path("common.glsl"));
   EXPECT_FALSE(load());
 }
 
@@ -199,7 +189,7 @@ TEST_F(Cache, CorruptEntryIsAMissWithAWarning) {
   lint_and_store();
   ASSERT_EQ(entries().size(), 1u);
   fs::path entry = entries().front();
-  std::string good = text(fs::relative(entry, dir_).string());
+  std::string good = text(fs::relative(entry, path()).string());
   nlohmann::json document = nlohmann::json::parse(good);
   nlohmann::json unknown_rule = document;
   unknown_rule["report"]["diagnostics"][0]["rule"] = "retired-rule";
@@ -237,7 +227,7 @@ TEST_F(Cache, UnwritableCacheWarnsOnceAndStopsStoring) {
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_TRUE(warnings[0].starts_with("cannot write the result cache " + cache_dir() + ": ")) << warnings[0];
   EXPECT_TRUE(warnings[0].ends_with("; results of this run are not stored")) << warnings[0];
-  fs::remove(dir_ / "cache");
+  fs::remove(path("cache"));
   blocked.store(main_, main_text, key_, report, sources);
   EXPECT_TRUE(entries().empty()) << "storing stays off for the run";
 

@@ -2,12 +2,11 @@
 // bad input, each reported in one line while the other files are still linted.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 
 #include "tests/support/run.h"
+#include "tests/support/scratch.h"
 #include "validate/targets.h"
 
 namespace klint::testing {
@@ -39,27 +38,9 @@ void main() {
 }
 )";
 
-class Cli : public ::testing::Test {
+class Cli : public ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("klint-cli-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::permissions(dir_, fs::perms::owner_all, fs::perm_options::add, ec);
-    fs::remove_all(dir_, ec);
-  }
-  void write(const std::string& name, const std::string& text) {
-    fs::create_directories((dir_ / name).parent_path());
-    std::ofstream(dir_ / name, std::ios::binary) << text;
-  }
-  KlintRun klint(std::vector<std::string> args) { return run_klint(args, dir_.string()); }
-
-  fs::path dir_;
+  KlintRun klint(std::vector<std::string> args) { return run_klint(args, path().string()); }
 };
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
@@ -164,7 +145,7 @@ class BadInput : public Cli {
   KlintRun lint_beside_finding(const std::string& name, const std::string& expected, int exit_code,
                                bool unprivileged = false) {
     write("finding.comp", kDivergent);
-    KlintRun run = run_klint({name, "finding.comp"}, dir_.string(), 60, unprivileged);
+    KlintRun run = run_klint({name, "finding.comp"}, path().string(), 60, unprivileged);
     EXPECT_EQ(run.exit_code, exit_code) << run.out << run.err;
     EXPECT_NE(run.out.find("finding.comp:8: error:"), std::string::npos) << "other files still linted:\n" << run.out;
     std::string all = run.out + run.err;
@@ -186,7 +167,7 @@ TEST_F(BadInput, MissingPath) { lint_beside_finding("missing.comp", "no such fil
 
 TEST_F(BadInput, UnreadableFile) {
   write("secret.comp", kClean);
-  chmod((dir_ / "secret.comp").c_str(), 0);
+  chmod(path("secret.comp").c_str(), 0);
   lint_beside_finding("secret.comp", "permission denied", 2, /*unprivileged=*/true);
 }
 
@@ -232,7 +213,7 @@ TEST_F(BadInput, InvalidGlslIsACompileErrorAtItsLine) {
 
 TEST_F(BadInput, SymlinkLoopInADirectory) {
   write("tree/sub/a.comp", kDivergent);
-  fs::create_directory_symlink("..", dir_ / "tree/sub/loop");
+  fs::create_directory_symlink("..", path("tree/sub/loop"));
   write("finding.comp", kDivergent);
   KlintRun run = klint({"tree", "finding.comp"});
   EXPECT_EQ(run.exit_code, 2) << run.err;

@@ -3,40 +3,18 @@
 #include "driver/commands.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
-
-#include <filesystem>
-#include <fstream>
 
 #include "analyzer/source.h"
+#include "tests/support/scratch.h"
 
 namespace klint {
 namespace {
 
-namespace fs = std::filesystem;
-
 using Defines = std::vector<std::pair<std::string, std::string>>;
 using Strings = std::vector<std::string>;
 
-class CommandsTest : public ::testing::Test {
+class CommandsTest : public testing::ScratchCwdTest {
  protected:
-  void SetUp() override {
-    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-    root_ = fs::temp_directory_path() / ("klint-commands-" + std::to_string(::getpid()) + "-" + test->name());
-    fs::remove_all(root_);
-    fs::create_directories(root_);
-    old_cwd_ = fs::current_path();
-    fs::current_path(root_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::current_path(old_cwd_, ec);
-    fs::remove_all(root_, ec);
-  }
-  void write(const fs::path& path, const std::string& text) {
-    if (path.has_parent_path()) fs::create_directories(path.parent_path());
-    std::ofstream(path, std::ios::binary) << text;
-  }
   CompileCommands read(const std::string& text, const std::string& path = "cmds.txt") {
     write(path, text);
     std::string error;
@@ -50,9 +28,6 @@ class CommandsTest : public ::testing::Test {
     EXPECT_FALSE(read_commands(path, &error)) << text;
     return error;
   }
-
-  fs::path root_;
-  fs::path old_cwd_;
 };
 
 TEST_F(CommandsTest, GlslcLineWithQuotesAndContinuation) {
@@ -179,7 +154,7 @@ TEST_F(CommandsTest, JobOptionsCompileTheShader) {
 }
 
 TEST_F(CommandsTest, CompileCommandsJson) {
-  std::string absolute = (root_ / "abs").string();
+  std::string absolute = path("abs").string();
   CompileCommands commands = read(
       R"([
   {"directory": ")" +

@@ -3,17 +3,12 @@
 // lints each command, and bad configurations are one-line errors with exit 2
 // while files under other configurations are still linted.
 #include <gtest/gtest.h>
-#include <unistd.h>
-
-#include <filesystem>
-#include <fstream>
 
 #include "tests/support/run.h"
+#include "tests/support/scratch.h"
 
 namespace klint::testing {
 namespace {
-
-namespace fs = std::filesystem;
 
 // A race on `tile` (an error) and, with -DSPLIT, a barrier that only some
 // invocations reach (another error); with -DWIDE a second race.
@@ -37,39 +32,19 @@ void main() {
 }
 )";
 
-size_t count(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
-class ConfigCli : public ::testing::Test {
+class ConfigCli : public ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("klint-config-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  void write(const std::string& name, const std::string& text) {
-    fs::create_directories((dir_ / name).parent_path());
-    std::ofstream(dir_ / name) << text;
-  }
   KlintRun klint(std::vector<std::string> args) {
     args.insert(args.begin(), "--color=never");
-    return run_klint(args, dir_.string());
+    return run_klint(args, path().string());
   }
-
-  fs::path dir_;
 };
 
 TEST_F(ConfigCli, WithoutAConfigurationEveryRuleRuns) {
   write("k.comp", kShader);
   KlintRun run = klint({"k.comp"});
   EXPECT_EQ(run.exit_code, 1);
-  EXPECT_EQ(count(run.out, "[shared-memory-race]"), 1u) << run.out;
+  EXPECT_EQ(occurrences(run.out, "[shared-memory-race]"), 1u) << run.out;
 }
 
 TEST_F(ConfigCli, IgnoreAndSeverityAreHonoured) {
@@ -93,8 +68,8 @@ TEST_F(ConfigCli, TheNearestConfigurationApplies) {
   KlintRun run = klint({"."});
   EXPECT_EQ(run.exit_code, 1);
   // The root's SPLIT reaches k.comp only; vendor's select leaves nothing to find there.
-  EXPECT_EQ(count(run.out, "k.comp:8: error"), 1u) << run.out;
-  EXPECT_EQ(count(run.out, "[barrier-in-divergent-control-flow]"), 1u) << run.out;
+  EXPECT_EQ(occurrences(run.out, "k.comp:8: error"), 1u) << run.out;
+  EXPECT_EQ(occurrences(run.out, "[barrier-in-divergent-control-flow]"), 1u) << run.out;
   EXPECT_EQ(run.out.find("vendor/k.comp"), std::string::npos) << run.out;
 }
 
@@ -111,7 +86,7 @@ TEST_F(ConfigCli, TheCommandLineComesLast) {
   write("k.comp", kShader);
   write("klint.toml", "select = [\"barrier-in-divergent-control-flow\"]\ndefines = [\"SPLIT\"]\n");
   KlintRun run = klint({"--select", "shared-memory-race", "k.comp"});
-  EXPECT_EQ(count(run.out, "[shared-memory-race]"), 1u) << run.out;
+  EXPECT_EQ(occurrences(run.out, "[shared-memory-race]"), 1u) << run.out;
   EXPECT_EQ(run.out.find("[barrier-in-divergent-control-flow]"), std::string::npos) << run.out;
 }
 
@@ -123,9 +98,9 @@ TEST_F(ConfigCli, VariantsShareFindingsAndNameThem) {
   KlintRun run = klint({"k.comp"});
   EXPECT_EQ(run.exit_code, 1);
   // The race on tile[i + 1] is in both variants, the one on tile[i - 1] in "wide" only.
-  EXPECT_EQ(count(run.out, "[shared-memory-race]"), 2u) << run.out;
-  EXPECT_EQ(count(run.out, "variants: plain, wide\n"), 1u) << run.out;
-  EXPECT_EQ(count(run.out, "variant: wide\n"), 1u) << run.out;
+  EXPECT_EQ(occurrences(run.out, "[shared-memory-race]"), 2u) << run.out;
+  EXPECT_EQ(occurrences(run.out, "variants: plain, wide\n"), 1u) << run.out;
+  EXPECT_EQ(occurrences(run.out, "variant: wide\n"), 1u) << run.out;
   EXPECT_NE(run.err.find("in 1 file"), std::string::npos) << run.err;
 }
 
@@ -144,8 +119,8 @@ TEST_F(ConfigCli, AnExplicitConfigReplacesTheNearestOne) {
   write("klint.toml", "ignore = [\"shared-memory-race\"]\n");
   write("ci/strict.toml", "defines = [\"SPLIT\"]\n");
   KlintRun run = klint({"--config", "ci/strict.toml", "k.comp"});
-  EXPECT_EQ(count(run.out, "[shared-memory-race]"), 1u) << run.out;
-  EXPECT_EQ(count(run.out, "[barrier-in-divergent-control-flow]"), 1u) << run.out;
+  EXPECT_EQ(occurrences(run.out, "[shared-memory-race]"), 1u) << run.out;
+  EXPECT_EQ(occurrences(run.out, "[barrier-in-divergent-control-flow]"), 1u) << run.out;
   KlintRun missing = klint({"--config", "nope.toml", "k.comp"});
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_EQ(missing.err, "klint: error: nope.toml: no such file or directory\n");
@@ -158,7 +133,7 @@ TEST_F(ConfigCli, ABadConfigurationIsOneErrorWithItsLineAndOtherFilesAreLinted) 
   write("good/k.comp", kShader);
   KlintRun run = klint({"bad", "good"});
   EXPECT_EQ(run.exit_code, 2);
-  EXPECT_EQ(count(run.err, "klint: error: bad/klint.toml:2:1: unknown key 'selectt'"), 1u) << run.err;
+  EXPECT_EQ(occurrences(run.err, "klint: error: bad/klint.toml:2:1: unknown key 'selectt'"), 1u) << run.err;
   EXPECT_EQ(run.out.find("bad/k.comp"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("good/k.comp:8:"), std::string::npos) << run.out;
 }
@@ -178,7 +153,7 @@ TEST_F(ConfigCli, BadConfigurationsOfEveryKind) {
     KlintRun run = klint({"k.comp"});
     EXPECT_EQ(run.exit_code, 2) << text;
     // One error line, then the summary.
-    EXPECT_EQ(count(run.err, "klint: error: "), 1u) << text << run.err;
+    EXPECT_EQ(occurrences(run.err, "klint: error: "), 1u) << text << run.err;
     EXPECT_TRUE(run.err.starts_with(std::string("klint: error: ") + place)) << text << run.err;
     EXPECT_NE(run.err.find("\nno issues found in 0 files (1 input error)\n"), std::string::npos) << run.err;
   }
@@ -192,20 +167,20 @@ TEST_F(ConfigCli, CompileCommandsLintEachCommandAsAVariant) {
         "glslangValidator -V --target-env vulkan1.2 -DWIDE \\\n    shaders/k.comp -o out/k_wide.spv\n");
   KlintRun run = klint({"--commands", "build.txt"});
   EXPECT_EQ(run.exit_code, 1) << run.err;
-  EXPECT_EQ(count(run.out, "[shared-memory-race]"), 2u) << run.out;
-  EXPECT_EQ(count(run.out, "variants: k_plain, k_wide\n"), 1u) << run.out;
-  EXPECT_EQ(count(run.out, "variant: k_wide\n"), 1u) << run.out;
+  EXPECT_EQ(occurrences(run.out, "[shared-memory-race]"), 2u) << run.out;
+  EXPECT_EQ(occurrences(run.out, "variants: k_plain, k_wide\n"), 1u) << run.out;
+  EXPECT_EQ(occurrences(run.out, "variant: k_wide\n"), 1u) << run.out;
 }
 
 TEST_F(ConfigCli, CompileCommandsAsJson) {
   write("shaders/k.comp", kShader);
   write("build/compile_commands.json",
-        R"([{"directory": ")" + (dir_ / "build").string() +
+        R"([{"directory": ")" + path("build").string() +
             R"(", "arguments": ["glslc", "-DSPLIT", "../shaders/k.comp", "-o", "k.spv"]},
             {"directory": "/tmp", "command": "c++ -c main.cpp", "file": "main.cpp"}])");
   KlintRun run = klint({"--commands", "build/compile_commands.json"});
   EXPECT_EQ(run.exit_code, 1) << run.err;
-  EXPECT_EQ(count(run.out, "[barrier-in-divergent-control-flow]"), 1u) << run.out;
+  EXPECT_EQ(occurrences(run.out, "[barrier-in-divergent-control-flow]"), 1u) << run.out;
   EXPECT_EQ(run.out.find("variant"), std::string::npos) << run.out;  // one command: no variant to name
 }
 
@@ -216,7 +191,7 @@ TEST_F(ConfigCli, ABadCompileCommandIsAnErrorWithItsLine) {
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_EQ(run.out, "");
   EXPECT_TRUE(run.err.starts_with("klint: error: build.txt:2:")) << run.err;
-  EXPECT_EQ(count(run.err, "\n"), 1u) << run.err;
+  EXPECT_EQ(occurrences(run.err, "\n"), 1u) << run.err;
   KlintRun missing = klint({"--commands", "nope.txt"});
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.err.find("nope.txt"), std::string::npos) << missing.err;

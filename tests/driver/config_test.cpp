@@ -3,13 +3,12 @@
 #include "driver/config.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "rules/rule.h"
+#include "tests/support/scratch.h"
 #include "validate/targets.h"
 
 namespace klint {
@@ -17,25 +16,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class ConfigTest : public ::testing::Test {
+class ConfigTest : public testing::ScratchCwdTest {
  protected:
-  void SetUp() override {
-    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-    root_ = fs::temp_directory_path() / ("klint-config-" + std::to_string(::getpid()) + "-" + test->name());
-    fs::remove_all(root_);
-    fs::create_directories(root_);
-    old_cwd_ = fs::current_path();
-    fs::current_path(root_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::current_path(old_cwd_, ec);
-    fs::remove_all(root_, ec);
-  }
-  void write(const fs::path& path, const std::string& text) {
-    if (path.has_parent_path()) fs::create_directories(path.parent_path());
-    std::ofstream(path, std::ios::binary) << text;
-  }
   FileSettings settings(const std::string& file, std::optional<std::string> config = std::nullopt) {
     ConfigResolver resolver(config);
     std::string error;
@@ -51,9 +33,6 @@ class ConfigTest : public ::testing::Test {
     EXPECT_FALSE(resolver.settings_for("a.comp", &error)) << text;
     return error;
   }
-
-  fs::path root_;
-  fs::path old_cwd_;
 };
 
 const RuleInfo* rule(std::string_view id) {
@@ -86,7 +65,7 @@ TEST_F(ConfigTest, NearestAncestorConfigApplies) {
   EXPECT_EQ(beside.config_path, "klint.toml");
   EXPECT_EQ(beside.ignore, Rules{rule("redundant-barrier")});
   // Absolute paths and paths with `..` find the same files.
-  EXPECT_EQ(settings((root_ / "sub/x.comp").string()).config_path, "sub/klint.toml");
+  EXPECT_EQ(settings(path("sub/x.comp").string()).config_path, "sub/klint.toml");
   EXPECT_EQ(settings("sub/../z.comp").config_path, "klint.toml");
 }
 
@@ -156,9 +135,9 @@ TEST_F(ConfigTest, PathsAreRelativeToTheConfigFile) {
   EXPECT_EQ(settings("project/src/a.comp").include_dirs, Strings{"project/include"});
   fs::current_path("project/src");
   FileSettings s = settings("a.comp");
-  EXPECT_EQ(s.config_path, (root_ / "project/klint.toml").string());  // not below the working directory
-  EXPECT_EQ(s.include_dirs, Strings{(root_ / "project/include").string()});
-  EXPECT_EQ(s.targets, Strings{(root_ / "project/t.json").string()});
+  EXPECT_EQ(s.config_path, path("project/klint.toml").string());  // not below the working directory
+  EXPECT_EQ(s.include_dirs, Strings{path("project/include").string()});
+  EXPECT_EQ(s.targets, Strings{path("project/t.json").string()});
 }
 
 TEST_F(ConfigTest, DefinesAsATable) {

@@ -1,4 +1,5 @@
 #include "driver/discover.h"
+#include "tests/support/scratch.h"
 #include "tests/support/unprivileged.h"
 
 #include <gtest/gtest.h>
@@ -6,7 +7,6 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -18,42 +18,11 @@ namespace fs = std::filesystem;
 constexpr const char* kGlslCompute = "#version 450\nlayout(local_size_x = 64) in;\nvoid main() {}\n";
 constexpr const char* kGlslHeader = "// shared helpers, no entry point\nvec3 twice(vec3 v) { return 2.0 * v; }\n";
 
-// Each test runs in a fresh directory tree of its own, as its working
-// directory, so that relative paths are spelled as a user would.
-class DiscoverTest : public ::testing::Test {
+class DiscoverTest : public testing::ScratchCwdTest {
  protected:
-  void SetUp() override {
-    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-    root_ = fs::temp_directory_path() / ("klint-discover-" + std::to_string(::getpid()) + "-" + test->name());
-    std::error_code ec;
-    fs::remove_all(root_, ec);
-    ASSERT_TRUE(fs::create_directories(root_, ec)) << ec.message();
-    old_cwd_ = fs::current_path();
-    fs::current_path(root_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::current_path(old_cwd_, ec);
-    // Give back permissions taken away so that the tree can be removed.
-    for (const fs::path& dir : locked_) fs::permissions(dir, fs::perms::owner_all, ec);
-    fs::remove_all(root_, ec);
-  }
-
-  void write(const fs::path& path, const std::string& text = "") {
-    if (path.has_parent_path()) fs::create_directories(path.parent_path());
-    std::ofstream(path, std::ios::binary) << text;
-  }
   void link(const fs::path& target, const fs::path& link) {
     ASSERT_EQ(::symlink(target.c_str(), link.c_str()), 0) << link;
   }
-  void lock(const fs::path& dir) {
-    locked_.push_back(root_ / dir);
-    fs::permissions(dir, fs::perms::none);
-  }
-
-  fs::path root_;
-  fs::path old_cwd_;
-  std::vector<fs::path> locked_;
 };
 
 std::vector<std::string> paths_of(const Discovery& discovery) {
@@ -71,6 +40,18 @@ std::vector<std::string> messages_of(const Discovery& discovery) {
 }
 
 using Paths = std::vector<std::string>;
+
+// What an unprivileged user is told, one line a file or message: as root,
+// chmod 000 stops nothing.
+std::string discovered_unprivileged(const std::string& input) {
+  return testing::run_unprivileged([&] {
+    Discovery discovery = discover_inputs({input}, false);
+    std::string out;
+    for (const std::string& p : paths_of(discovery)) out += "file " + p + "\n";
+    for (const std::string& m : messages_of(discovery)) out += m + "\n";
+    return out;
+  });
+}
 
 TEST_F(DiscoverTest, WalksNestedDirectoriesInSortedOrder) {
   write("top.comp");
@@ -98,7 +79,7 @@ TEST_F(DiscoverTest, PathsKeepTheUsersSpelling) {
             (Paths{"shaders/sub/../a.comp", "shaders/sub/../sub/b.comp"}));
   // A file named explicitly is kept exactly as typed.
   EXPECT_EQ(paths_of(discover_inputs({"./shaders/a.comp"}, false)), (Paths{"./shaders/a.comp"}));
-  const std::string absolute = (root_ / "shaders").string();
+  const std::string absolute = path("shaders").string();
   EXPECT_EQ(paths_of(discover_inputs({absolute}, false)), (Paths{absolute + "/a.comp", absolute + "/sub/b.comp"}));
 }
 
@@ -226,13 +207,7 @@ TEST_F(DiscoverTest, ForcedComputeLintsExplicitHeaders) {
 TEST_F(DiscoverTest, UnreadableExplicitHeaderIsTaken) {
   write("secret.glsl", kGlslHeader);
   fs::permissions("secret.glsl", fs::perms::none);
-  std::string seen = testing::run_unprivileged([] {
-    Discovery discovery = discover_inputs({"secret.glsl"}, false);
-    std::string out;
-    for (const std::string& p : paths_of(discovery)) out += "file " + p + "\n";
-    for (const std::string& m : messages_of(discovery)) out += m + "\n";
-    return out;
-  });
+  std::string seen = discovered_unprivileged("secret.glsl");
   EXPECT_EQ(seen, "file secret.glsl\n");
 }
 
@@ -310,28 +285,15 @@ TEST_F(DiscoverTest, SymlinkedDirectoryIsFollowed) {
 TEST_F(DiscoverTest, UnreadableDirectoryIsAnErrorAndTheWalkGoesOn) {
   write("locked/a.comp");
   write("open/b.comp");
-  lock("locked");
-  // As root, chmod 000 stops nothing: look as an unprivileged user.
-  std::string seen = testing::run_unprivileged([] {
-    Discovery discovery = discover_inputs({"."}, false);
-    std::string out;
-    for (const std::string& p : paths_of(discovery)) out += "file " + p + "\n";
-    for (const std::string& m : messages_of(discovery)) out += m + "\n";
-    return out;
-  });
+  fs::permissions("locked", fs::perms::none);
+  std::string seen = discovered_unprivileged(".");
   EXPECT_EQ(seen, "file open/b.comp\nerror: locked: permission denied\n");
 }
 
 TEST_F(DiscoverTest, UnreadableGlslInADirectoryIsAnError) {
   write("k.glsl", kGlslCompute);
   fs::permissions("k.glsl", fs::perms::none);
-  std::string seen = testing::run_unprivileged([] {
-    Discovery discovery = discover_inputs({"."}, false);
-    std::string out;
-    for (const std::string& p : paths_of(discovery)) out += "file " + p + "\n";
-    for (const std::string& m : messages_of(discovery)) out += m + "\n";
-    return out;
-  });
+  std::string seen = discovered_unprivileged(".");
   EXPECT_EQ(seen, "error: k.glsl: permission denied\n");
 }
 

@@ -2,17 +2,12 @@
 // include-only headers among them: a header is noted and skipped, never a
 // failure, while the kernels beside it are linted as usual.
 #include <gtest/gtest.h>
-#include <unistd.h>
-
-#include <filesystem>
-#include <fstream>
 
 #include "tests/support/run.h"
+#include "tests/support/scratch.h"
 
 namespace klint::testing {
 namespace {
-
-namespace fs = std::filesystem;
 
 constexpr const char* kDivergent = R"(#version 450
 layout(local_size_x = 64) in;
@@ -37,26 +32,15 @@ constexpr const char* kHlslHeader = "float twice(float x) { return 2 * x; }\n";
 // A pixel shader: an entry point, but not a compute one.
 constexpr const char* kHlslPixel = "float4 main() : SV_Target { return 0; }\n";
 
-class Headers : public ::testing::Test {
+class Headers : public ScratchDirTest {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("klint-headers-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    ScratchDirTest::SetUp();
     write("common.glsl", kGlslHeader);
     write("common.hlsli", kHlslHeader);
     write("pixel.hlsl", kHlslPixel);
   }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  void write(const std::string& name, const std::string& text) { std::ofstream(dir_ / name) << text; }
-  KlintRun klint(std::vector<std::string> args) { return run_klint(args, dir_.string()); }
-
-  fs::path dir_;
+  KlintRun klint(std::vector<std::string> args) { return run_klint(args, path().string()); }
 };
 
 constexpr const char* kNotes =

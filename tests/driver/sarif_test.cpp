@@ -13,6 +13,7 @@
 #include "driver/output/sarif.h"
 #include "driver/output/sarif_tool.h"
 #include "tests/support/run.h"
+#include "tests/support/scratch.h"
 
 namespace klint::testing {
 namespace {
@@ -329,30 +330,23 @@ TEST(SarifRoot, NearestAncestorWithGitElseTheDirectoryItself) {
 }
 
 // Through the binary: --format sarif, --output and --include-suppressed.
-class SarifCli : public ::testing::Test {
+class SarifCli : public ScratchDirTest {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("klint-sarif-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_ / ".git");
-    std::ofstream(dir_ / "race.comp") << "#version 450\n"
-                                         "layout(local_size_x = 64) in;\n"
-                                         "layout(binding = 0) buffer Data { float x[]; };\n"
-                                         "shared float tile[64];\n"
-                                         "void main() {\n"
-                                         "    uint tid = gl_LocalInvocationID.x;\n"
-                                         "    tile[tid] = x[gl_GlobalInvocationID.x];\n"
-                                         "    x[gl_GlobalInvocationID.x] = tile[(tid + 1) % 64];\n"
-                                         "    // klint-ignore-next-line: shared-memory-race -- a stale value is fine\n"
-                                         "    x[gl_GlobalInvocationID.x] += tile[(tid + 2) % 64];\n"
-                                         "}\n";
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::permissions(dir_, fs::perms::owner_all, fs::perm_options::add, ec);
-    fs::remove_all(dir_, ec);
+    ScratchDirTest::SetUp();
+    fs::create_directories(path(".git"));
+    write("race.comp",
+          "#version 450\n"
+          "layout(local_size_x = 64) in;\n"
+          "layout(binding = 0) buffer Data { float x[]; };\n"
+          "shared float tile[64];\n"
+          "void main() {\n"
+          "    uint tid = gl_LocalInvocationID.x;\n"
+          "    tile[tid] = x[gl_GlobalInvocationID.x];\n"
+          "    x[gl_GlobalInvocationID.x] = tile[(tid + 1) % 64];\n"
+          "    // klint-ignore-next-line: shared-memory-race -- a stale value is fine\n"
+          "    x[gl_GlobalInvocationID.x] += tile[(tid + 2) % 64];\n"
+          "}\n");
   }
   std::vector<std::string> leftovers(const fs::path& dir) {
     std::vector<std::string> out;
@@ -361,21 +355,15 @@ class SarifCli : public ::testing::Test {
     }
     return out;
   }
-  static std::string slurp(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  }
-
-  fs::path dir_;
 };
 
 TEST_F(SarifCli, StandardOutputHoldsOneLogWithPathsBelowTheRepository) {
-  fs::create_directories(dir_ / "sub");
-  KlintRun run = run_klint({"--format", "sarif", "../race.comp"}, (dir_ / "sub").string());
+  fs::create_directories(path("sub"));
+  KlintRun run = run_klint({"--format", "sarif", "../race.comp"}, path("sub").string());
   EXPECT_EQ(run.exit_code, 1) << run.err;
   json document = json::parse(run.out);
   const json& run0 = document["runs"][0];
-  EXPECT_EQ(run0["originalUriBaseIds"]["%SRCROOT%"]["uri"], "file://" + dir_.string() + "/");
+  EXPECT_EQ(run0["originalUriBaseIds"]["%SRCROOT%"]["uri"], "file://" + path().string() + "/");
   ASSERT_EQ(run0["results"].size(), 1u) << run.out;
   const json& result = run0["results"][0];
   EXPECT_EQ(result["ruleId"], "shared-memory-race");
@@ -386,8 +374,8 @@ TEST_F(SarifCli, StandardOutputHoldsOneLogWithPathsBelowTheRepository) {
 }
 
 TEST_F(SarifCli, IncludeSuppressedListsTheSilencedFinding) {
-  KlintRun plain = run_klint({"--format", "sarif", "race.comp"}, dir_.string());
-  KlintRun with = run_klint({"--format", "sarif", "--include-suppressed", "race.comp"}, dir_.string());
+  KlintRun plain = run_klint({"--format", "sarif", "race.comp"}, path().string());
+  KlintRun with = run_klint({"--format", "sarif", "--include-suppressed", "race.comp"}, path().string());
   EXPECT_EQ(json::parse(plain.out)["runs"][0]["results"].size(), 1u);
   const json results = json::parse(with.out)["runs"][0]["results"];
   ASSERT_EQ(results.size(), 2u) << with.out;
@@ -395,19 +383,19 @@ TEST_F(SarifCli, IncludeSuppressedListsTheSilencedFinding) {
   EXPECT_EQ(results[1]["locations"][0]["physicalLocation"]["region"]["startLine"], 10);
   EXPECT_EQ(with.exit_code, 1);
 
-  KlintRun text = run_klint({"--include-suppressed", "race.comp"}, dir_.string());
+  KlintRun text = run_klint({"--include-suppressed", "race.comp"}, path().string());
   EXPECT_EQ(text.exit_code, 2);
   EXPECT_NE(text.err.find("--include-suppressed"), std::string::npos) << text.err;
 }
 
 TEST_F(SarifCli, OutputIsWrittenWholeAndLeavesNoTemporaryFile) {
   for (const std::string format : {"sarif", "json", "github", "text"}) {
-    const fs::path file = dir_ / ("report." + format);
+    const fs::path file = path("report." + format);
     KlintRun run = run_klint({"--format", format, "--color", "always", "--output", file.string(), "race.comp"},
-                             dir_.string());
+                             path().string());
     EXPECT_EQ(run.exit_code, 1) << format << ": " << run.err;
     EXPECT_EQ(run.out, "") << format;
-    const std::string written = slurp(file);
+    const std::string written = read(file);
     EXPECT_NE(written.find("race.comp"), std::string::npos) << format << ": " << written;
     EXPECT_EQ(written.find('\x1b'), std::string::npos) << format << ": no colour in a file";
     if (format == "sarif" || format == "json") {
@@ -415,36 +403,37 @@ TEST_F(SarifCli, OutputIsWrittenWholeAndLeavesNoTemporaryFile) {
     }
   }
   // A second run replaces the report.
-  KlintRun again = run_klint({"--format", "sarif", "--output", "report.sarif", "missing.comp"}, dir_.string());
+  KlintRun again = run_klint({"--format", "sarif", "--output", "report.sarif", "missing.comp"}, path().string());
   EXPECT_EQ(again.exit_code, 2);
   EXPECT_NE(again.err.find("missing.comp"), std::string::npos) << "input errors still reach the terminal";
-  EXPECT_EQ(json::parse(slurp(dir_ / "report.sarif"))["runs"][0]["results"].size(), 0u);
-  EXPECT_EQ(leftovers(dir_), std::vector<std::string>{});
+  EXPECT_EQ(json::parse(read("report.sarif"))["runs"][0]["results"].size(), 0u);
+  EXPECT_EQ(leftovers(path()), std::vector<std::string>{});
 }
 
 TEST_F(SarifCli, UnwritableOutputIsAOneLineErrorAndLeavesNothingBehind) {
-  KlintRun missing = run_klint({"--format", "sarif", "--output", "no/such/dir/out.sarif", "race.comp"}, dir_.string());
+  KlintRun missing =
+      run_klint({"--format", "sarif", "--output", "no/such/dir/out.sarif", "race.comp"}, path().string());
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_EQ(missing.err, "klint: error: no/such/dir/out.sarif: no such file or directory\n");
 
   // A read-only directory (root writes anywhere, so run as nobody).
-  fs::create_directories(dir_ / "locked");
-  ASSERT_EQ(chmod((dir_ / "locked").c_str(), 0555), 0);
-  chmod(dir_.c_str(), 0755);
-  chmod((dir_ / "race.comp").c_str(), 0644);
+  fs::create_directories(path("locked"));
+  ASSERT_EQ(chmod(path("locked").c_str(), 0555), 0);
+  chmod(path().c_str(), 0755);
+  chmod(path("race.comp").c_str(), 0644);
   // nobody cannot write the tests' result cache either: leave it out.
   KlintRun locked = run_klint({"--no-cache", "--format", "sarif", "--output", "locked/out.sarif", "race.comp"},
-                              dir_.string(), 60,
+                              path().string(), 60,
                               /*unprivileged=*/true);
   EXPECT_EQ(locked.exit_code, 2) << locked.err;
   EXPECT_EQ(locked.err, "klint: error: locked/out.sarif: permission denied\n");
-  EXPECT_FALSE(fs::exists(dir_ / "locked" / "out.sarif"));
-  EXPECT_EQ(leftovers(dir_ / "locked"), std::vector<std::string>{});
+  EXPECT_FALSE(fs::exists(path("locked/out.sarif")));
+  EXPECT_EQ(leftovers(path("locked")), std::vector<std::string>{});
 
-  KlintRun directory = run_klint({"--format", "sarif", "--output", "locked", "race.comp"}, dir_.string());
+  KlintRun directory = run_klint({"--format", "sarif", "--output", "locked", "race.comp"}, path().string());
   EXPECT_EQ(directory.exit_code, 2);
   EXPECT_EQ(directory.err, "klint: error: locked: is a directory\n");
-  EXPECT_EQ(leftovers(dir_), std::vector<std::string>{});
+  EXPECT_EQ(leftovers(path()), std::vector<std::string>{});
 }
 
 }  // namespace

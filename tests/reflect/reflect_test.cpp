@@ -3,9 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <unistd.h>
-
-#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -14,11 +11,10 @@
 #include "driver/reflect_command.h"
 #include "reflect/format.h"
 #include "reflect/reflection.h"
+#include "tests/support/scratch.h"
 
 namespace klint::reflect {
 namespace {
-
-namespace fs = std::filesystem;
 
 const std::string kInputs = KLINT_SOURCE_DIR "/tests/reflect/inputs/";
 
@@ -663,26 +659,14 @@ TEST(ReflectFormat, DocsExampleIsWhatKlintPrints) {
   EXPECT_EQ(fenced_block(markdown.str(), "json"), kSmallJson);
 }
 
-class ReflectCommand : public ::testing::Test {
+class ReflectCommand : public testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("klint-reflect-" + std::to_string(getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string write(const std::string& name, const std::string& text) {
-    std::ofstream(dir_ / name, std::ios::binary) << text;
-    return (dir_ / name).string();
-  }
   int reflect(const std::vector<std::string>& paths, ReflectFormat format = ReflectFormat::Table) {
     out_.str("");
     err_.str("");
     return run_reflect(paths, CompileOptions{}, {}, format, out_, err_);
   }
 
-  fs::path dir_;
   std::ostringstream out_;
   std::ostringstream err_;
 };
@@ -721,7 +705,7 @@ TEST_F(ReflectCommand, NonComputeEntryPointIsAnError) {
 
 TEST_F(ReflectCommand, UnreadableInputExitsTwo) {
   std::string good = write("good.comp", kSmall);
-  EXPECT_EQ(reflect({(dir_ / "missing.comp").string(), good}, ReflectFormat::Json), 2);
+  EXPECT_EQ(reflect({path("missing.comp").string(), good}, ReflectFormat::Json), 2);
   EXPECT_NE(err_.str().find("missing.comp"), std::string::npos);
   EXPECT_EQ(nlohmann::json::parse(out_.str())["files"].size(), 1u);
 }

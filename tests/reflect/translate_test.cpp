@@ -1,19 +1,15 @@
 // SPIR-V to MSL, HLSL and GLSL through SPIRV-Cross, and run_translate's errors.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "analyzer/frontend.h"
 #include "driver/reflect_command.h"
 #include "reflect/translate.h"
+#include "tests/support/scratch.h"
 
 namespace klint::reflect {
 namespace {
-
-namespace fs = std::filesystem;
 
 const std::string kInputs = KLINT_SOURCE_DIR "/tests/reflect/inputs/";
 
@@ -83,26 +79,14 @@ void main() { bytes[gl_GlobalInvocationID.x] = uint8_t(7); }
   EXPECT_FALSE(translate({1, 2, 3}, TranslateTo::Msl, &error));
 }
 
-class TranslateCommand : public ::testing::Test {
+class TranslateCommand : public testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("klint-translate-" + std::to_string(getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string write(const std::string& name, const std::string& text) {
-    std::ofstream(dir_ / name, std::ios::binary) << text;
-    return (dir_ / name).string();
-  }
   int translate_file(const std::string& path, TranslateTo to) {
     out_.str("");
     err_.str("");
     return run_translate(path, CompileOptions{}, to, out_, err_);
   }
 
-  fs::path dir_;
   std::ostringstream out_;
   std::ostringstream err_;
 };
@@ -139,9 +123,9 @@ TEST_F(TranslateCommand, CompileErrorAndNonComputeExitOne) {
 }
 
 TEST_F(TranslateCommand, UnreadableInputExitsTwo) {
-  EXPECT_EQ(translate_file((dir_ / "missing.comp").string(), TranslateTo::Msl), 2);
+  EXPECT_EQ(translate_file(path("missing.comp").string(), TranslateTo::Msl), 2);
   EXPECT_NE(err_.str().find("missing.comp"), std::string::npos);
-  EXPECT_EQ(translate_file(dir_.string(), TranslateTo::Msl), 2);  // a directory, not one file
+  EXPECT_EQ(translate_file(path().string(), TranslateTo::Msl), 2);  // a directory, not one file
 }
 
 }  // namespace
