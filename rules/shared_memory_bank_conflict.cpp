@@ -111,8 +111,8 @@ std::optional<Polynomial> at_first_iteration(const Polynomial& offset, const Sym
       std::optional<Polynomial> factor = Polynomial::symbol(symbol);
       const Induction* induction = symbol.kind == Symbol::Kind::Induction ? values.induction(symbol.id) : nullptr;
       if (induction && induction->step == Induction::Step::Add && values.per_invocation(symbol)) {
-        const Polynomial& step = values.value(induction->step_value);
-        bool uniform = std::none_of(step.symbols().begin(), step.symbols().end(),
+        std::vector<Symbol> step_symbols = values.value(induction->step_value).symbols();  // a copy: iterate one
+        bool uniform = std::none_of(step_symbols.begin(), step_symbols.end(),
                                     [&](Symbol s) { return values.per_invocation(s); });
         if (uniform) factor = at_first_iteration(values.value(induction->initial), values, depth + 1);
       }
