@@ -4,6 +4,7 @@
 #include "driver/parallel.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -73,6 +74,33 @@ TEST(ParallelLint, OutputIsTheSameWithAnyNumberOfJobs) {
   EXPECT_EQ(parallel.exit_code, serial.exit_code);
   EXPECT_EQ(parallel.out, serial.out);
   EXPECT_EQ(parallel.err, serial.err);
+}
+
+// Everything a report holds survives the cache: a warm run prints, in every
+// format, what the cold run printed.
+TEST(CachedLint, AWarmRunPrintsWhatAColdRunPrinted) {
+  namespace fs = std::filesystem;
+  fs::path cache = fs::temp_directory_path() / ("klint-warm-" + std::to_string(getpid()));
+  fs::remove_all(cache);
+  ASSERT_EQ(setenv("KLINT_CACHE_DIR", cache.c_str(), 1), 0);
+  std::vector<std::string> inputs = some_fixtures();
+  inputs.push_back(std::string(KLINT_SOURCE_DIR) + "/tests/rules/unused-suppression");
+  for (const char* format : {"text", "json", "sarif"}) {
+    std::vector<std::string> args{"--color=never", "--format", format, "-j", "2"};
+    if (std::string_view(format) == "sarif") args.push_back("--include-suppressed");
+    args.insert(args.end(), inputs.begin(), inputs.end());
+    fs::remove_all(cache);
+    KlintRun cold = run_klint(args, "", 300);
+    size_t entries = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(cache)) entries += entry.is_regular_file();
+    EXPECT_GT(entries, 20u) << format;
+    KlintRun warm = run_klint(args, "", 300);
+    EXPECT_EQ(cold.exit_code, 1) << format << cold.err;
+    EXPECT_EQ(warm.exit_code, cold.exit_code) << format;
+    EXPECT_EQ(warm.out, cold.out) << format;
+    EXPECT_EQ(warm.err, cold.err) << format;
+  }
+  fs::remove_all(cache);
 }
 
 TEST(ParallelLint, ZeroJobsIsAUsageError) {
