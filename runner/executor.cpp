@@ -4,7 +4,7 @@
 #include <cstring>
 #include <map>
 
-#include "reflect/reflection.h"
+#include "runner/interface.h"
 #include "runner/vulkan.h"
 #include "validate/spirv_val.h"
 
@@ -31,53 +31,6 @@ uint64_t round_up(uint64_t value, uint64_t alignment) {
 std::string where(const BufferSpec& buffer) {
   return "binding " + std::to_string(buffer.set) + "." + std::to_string(buffer.binding) +
          (buffer.name.empty() ? "" : " (" + buffer.name + ")");
-}
-
-// The harness must give every binding the entry point declares, as the kind of
-// buffer it declares, and push constants as large as its block: a pipeline
-// that leaves one out is invalid, and drivers may crash on it. Marks the
-// buffers whose block ends in a runtime array, whose length the shader reads
-// from the descriptor's range.
-bool check_interface(const std::vector<uint32_t>& spirv, const std::string& entry_point, const Harness& harness,
-                     std::vector<bool>* runtime_sized, std::string* error) {
-  std::optional<reflect::ModuleReflection> module = reflect::reflect_module(spirv, error);
-  if (!module) return false;
-  auto entry = std::find_if(module->entry_points.begin(), module->entry_points.end(),
-                            [&](const reflect::EntryPoint& e) { return e.name == entry_point; });
-  if (entry == module->entry_points.end()) {
-    *error = "no compute entry point named '" + entry_point + "'";
-    return false;
-  }
-  for (const reflect::Binding& binding : entry->bindings) {
-    const std::string name = "binding " + std::to_string(binding.set) + "." + std::to_string(binding.binding) +
-                             " (" + binding.name + ")";
-    const bool is_storage = binding.type == reflect::DescriptorType::StorageBuffer;
-    if ((!is_storage && binding.type != reflect::DescriptorType::UniformBuffer) || binding.array_size != 1) {
-      *error = name + " is " + (binding.array_size != 1 ? "an array of descriptors" : "a " +
-                                std::string(reflect::to_string(binding.type))) +
-               ": the runner binds single storage and uniform buffers only";
-      return false;
-    }
-    auto given = std::find_if(harness.buffers.begin(), harness.buffers.end(), [&](const BufferSpec& b) {
-      return b.set == binding.set && b.binding == binding.binding;
-    });
-    if (given == harness.buffers.end()) {
-      *error = "the harness has no buffer for " + name;
-      return false;
-    }
-    if ((given->kind == BufferKind::Storage) != is_storage) {
-      *error = "the harness gives " + name + " the wrong kind of buffer";
-      return false;
-    }
-    const std::vector<reflect::Member>& members = binding.block ? binding.block->members : std::vector<reflect::Member>{};
-    (*runtime_sized)[given - harness.buffers.begin()] = !members.empty() && members.back().type.ends_with("[]");
-  }
-  if (entry->push_constants && harness.push_constants.size() < entry->push_constants->block.size) {
-    *error = "the harness gives " + std::to_string(harness.push_constants.size()) + " bytes of push constants, the kernel reads " +
-             std::to_string(entry->push_constants->block.size);
-    return false;
-  }
-  return true;
 }
 
 // Every object of one run, destroyed in reverse order of creation whatever
@@ -220,7 +173,7 @@ ExecuteOutcome execute(const std::vector<uint32_t>& spirv, const std::string& en
     return outcome;
   }
 
-  Features features(s.vk, physical, properties.apiVersion);
+  Features features(s.vk, physical, std::min(properties.apiVersion, s.vk.api_version));
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
   queue_info.queueFamilyIndex = family;

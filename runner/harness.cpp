@@ -61,9 +61,9 @@ std::optional<Harness> default_harness(const reflect::EntryPoint& entry, const H
     uint64_t size = block.size;
     if (ends_in_runtime_array(block)) {
       const uint32_t stride = block.members.back().array_stride.value_or(4);
-      const uint64_t elements =
-          std::clamp<uint64_t>(invocations(entry, options.grid) * 4, (options.runtime_array_bytes + stride - 1) / stride,
-                               std::max<uint64_t>(options.max_runtime_array_bytes / stride, 1));
+      const uint64_t wanted =
+          std::max(invocations(entry, options.grid) * 4, (options.runtime_array_bytes + stride - 1) / stride);
+      const uint64_t elements = std::max<uint64_t>(std::min(wanted, options.max_runtime_array_bytes / stride), 1);
       size = block.members.back().offset + elements * stride;
       harness.guesses.push_back(fmt::format("{}: {} elements of its runtime array {}", name, elements,
                                             block.members.back().name));

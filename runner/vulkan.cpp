@@ -31,6 +31,7 @@ bool Vulkan::open(std::string* error) {
     *error = "vkCreateInstance failed: " + vulkan_result_name(result);
     return false;
   }
+  api_version = app.apiVersion;
 #define KLINT_RUNNER_LOAD(name)                                                   \
   name = reinterpret_cast<PFN_##name>(get(instance, #name));                      \
   if (!name) {                                                                    \

@@ -56,6 +56,7 @@ namespace klint::runner {
 // One instance and the functions above; the instance is destroyed with it.
 struct Vulkan {
   VkInstance instance = VK_NULL_HANDLE;
+  uint32_t api_version = 0;  // the instance's; a device is used at no higher version
 #define KLINT_RUNNER_DECLARE(name) PFN_##name name = nullptr;
   KLINT_RUNNER_VULKAN_FUNCTIONS(KLINT_RUNNER_DECLARE)
 #undef KLINT_RUNNER_DECLARE

@@ -119,7 +119,8 @@ void main() { imageStore(picture, ivec2(0), vec4(1)); }
 )";
   std::string error;
   EXPECT_FALSE(default_harness(entry_of(source), {}, &error));
-  EXPECT_EQ(error, "binding 0.3 (picture) is a storage-image: the runner binds single storage and uniform buffers only");
+  EXPECT_EQ(error,
+            "binding 0.3 (picture) is a storage-image: the runner binds single storage and uniform buffers only");
 }
 
 }  // namespace

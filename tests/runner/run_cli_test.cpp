@@ -75,7 +75,8 @@ TEST_F(RunCli, CompletedRunReportsEachBuffer) {
             "guessed: grid 2,1,1 workgroups\n"
             "guessed: binding 0.0 (out_): 16384 elements of its runtime array values\n"
             "guessed: buffer contents: every 32-bit word a float in [-1,1] from seed 1\n"
-            "binding 0.0 out_ (storage-buffer, 65536 bytes): 128 of 16384 words changed; first: 0 2 4 6 8 10 12 14 ...\n"
+            "binding 0.0 out_ (storage-buffer, 65536 bytes): 128 of 16384 words changed; "
+            "first: 0 2 4 6 8 10 12 14 ...\n"
             "verdict: completed\n");
 }
 
