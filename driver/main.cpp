@@ -26,6 +26,7 @@
 #include "driver/parallel.h"
 #include "driver/progress.h"
 #include "driver/reflect_command.h"
+#include "driver/run_command.h"
 #include "driver/variants.h"
 #include "rules/rule.h"
 #include "validate/device.h"
@@ -489,6 +490,16 @@ int main(int argc, char** argv) {
   translate->add_option("file", translate_path, "Shader to translate")->required();
   translate->add_option("--to", translate_to, "msl, glsl or hlsl")->required()->check(CLI::IsMember({"msl", "glsl", "hlsl"}));
   translate->fallthrough();
+  std::string run_path;
+  RunOptions run_options;
+  uint32_t run_device = 0;
+  auto* run_command = app.add_subcommand("run", "Run a kernel once on a Vulkan device with made-up inputs (docs/runner.md)");
+  run_command->add_option("file", run_path, "Shader to run")->required();
+  auto* device_option = run_command->add_option("--device", run_device, "Vulkan device (default: the CPU device, lavapipe)")->type_name("INDEX");
+  run_command->add_option("--timeout", run_options.timeout_seconds, "Kill the run after SECONDS (default 10)")->type_name("SECONDS");
+  run_command->add_option("--seed", run_options.seed, "Seed of the made-up inputs (default 1)")->type_name("N");
+  run_command->add_option("--grid", run_options.grid, "Workgroups to dispatch (default 1,1,1)")->type_name("X,Y,Z");
+  run_command->fallthrough();
   auto* targets = app.add_subcommand("targets", "List the device targets klint knows");
   auto* devices = app.add_subcommand("devices", "List the Vulkan devices of this machine");
   app.require_subcommand(0, 1);
@@ -507,6 +518,13 @@ int main(int argc, char** argv) {
     return kExitClean;
   }
   if (devices->parsed()) return print_devices(std::cout);
+  if (run_command->parsed()) {
+    std::string error;
+    CompileOptions options = compile_options(args, &error);
+    if (!error.empty()) return usage_error(error);
+    if (device_option->count()) run_options.device = run_device;
+    return run_kernel(run_path, options, run_options, std::cout, std::cerr);
+  }
   if (reflect->parsed() || translate->parsed()) {
     std::string error;
     CompileOptions options = compile_options(args, &error);

@@ -1,13 +1,6 @@
 #include "validate/device.h"
 
-#define VK_NO_PROTOTYPES
-#include <vulkan/vulkan.h>
-
-#ifdef _WIN32
-#include <windows.h>
-#else
-#include <dlfcn.h>
-#endif
+#include "validate/vulkan_loader.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -18,55 +11,6 @@
 
 namespace klint {
 namespace {
-
-// The loader is opened at run time instead of being linked, so that klint
-// starts and lints on machines without Vulkan; only these queries need it.
-// It is never closed: drivers register exit handlers that must not outlive
-// their code.
-PFN_vkGetInstanceProcAddr open_loader(std::string* reason) {
-  static const auto loaded = []() -> std::pair<PFN_vkGetInstanceProcAddr, std::string> {
-#if defined(_WIN32)
-    HMODULE library = LoadLibraryA("vulkan-1.dll");
-    if (!library) return {nullptr, "cannot load the Vulkan loader (vulkan-1.dll)"};
-    auto symbol = reinterpret_cast<void*>(GetProcAddress(library, "vkGetInstanceProcAddr"));
-#else
-#if defined(__APPLE__)
-    const char* names[] = {"libvulkan.1.dylib", "libMoltenVK.dylib"};
-#else
-    const char* names[] = {"libvulkan.so.1", "libvulkan.so"};
-#endif
-    void* library = nullptr;
-    for (const char* name : names) {
-      if ((library = dlopen(name, RTLD_NOW | RTLD_LOCAL))) break;
-    }
-    if (!library) return {nullptr, std::string("cannot load the Vulkan loader (") + names[0] + ")"};
-    void* symbol = dlsym(library, "vkGetInstanceProcAddr");
-#endif
-    if (!symbol) return {nullptr, "the Vulkan loader has no vkGetInstanceProcAddr"};
-    return {reinterpret_cast<PFN_vkGetInstanceProcAddr>(symbol), ""};
-  }();
-  *reason = loaded.second;
-  return loaded.first;
-}
-
-std::string result_name(VkResult result) {
-  switch (result) {
-    case VK_ERROR_OUT_OF_HOST_MEMORY:
-      return "VK_ERROR_OUT_OF_HOST_MEMORY";
-    case VK_ERROR_OUT_OF_DEVICE_MEMORY:
-      return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
-    case VK_ERROR_INITIALIZATION_FAILED:
-      return "VK_ERROR_INITIALIZATION_FAILED";
-    case VK_ERROR_LAYER_NOT_PRESENT:
-      return "VK_ERROR_LAYER_NOT_PRESENT";
-    case VK_ERROR_EXTENSION_NOT_PRESENT:
-      return "VK_ERROR_EXTENSION_NOT_PRESENT";
-    case VK_ERROR_INCOMPATIBLE_DRIVER:
-      return "VK_ERROR_INCOMPATIBLE_DRIVER";
-    default:
-      return "VkResult " + std::to_string(static_cast<int>(result));
-  }
-}
 
 std::string version_string(uint32_t version, bool with_patch) {
   std::string text =
@@ -90,7 +34,7 @@ class Vulkan {
   }
 
   bool open(std::string* error) {
-    PFN_vkGetInstanceProcAddr get = open_loader(error);
+    PFN_vkGetInstanceProcAddr get = open_vulkan_loader(error);
     if (!get) return false;
     auto enumerate_version =
         reinterpret_cast<PFN_vkEnumerateInstanceVersion>(get(nullptr, "vkEnumerateInstanceVersion"));
@@ -129,7 +73,7 @@ class Vulkan {
       instance_ = VK_NULL_HANDLE;
       *error = result == VK_ERROR_INCOMPATIBLE_DRIVER
                    ? "no Vulkan driver found (vkCreateInstance: VK_ERROR_INCOMPATIBLE_DRIVER)"
-                   : "vkCreateInstance failed: " + result_name(result);
+                   : "vkCreateInstance failed: " + vulkan_result_name(result);
       return false;
     }
     load(get, destroy_instance_, "vkDestroyInstance");
@@ -152,7 +96,7 @@ class Vulkan {
     std::vector<VkPhysicalDevice> devices(count);
     if (result == VK_SUCCESS && count > 0) result = enumerate_physical_devices_(instance_, &count, devices.data());
     if (result != VK_SUCCESS && result != VK_INCOMPLETE) {
-      *error = "vkEnumeratePhysicalDevices failed: " + result_name(result);
+      *error = "vkEnumeratePhysicalDevices failed: " + vulkan_result_name(result);
       return {};
     }
     devices.resize(count);

@@ -1,0 +1,95 @@
+// Runs one compute kernel once on a Vulkan device and reads back every buffer
+// it was given: the ground truth that a finding can be checked against.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace klint::runner {
+
+enum class BufferKind { Storage, Uniform };
+
+struct BufferSpec {
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  BufferKind kind = BufferKind::Storage;
+  std::string name;           // for reports only
+  std::vector<uint8_t> data;  // the initial contents; its size is the size the shader sees
+};
+
+struct SpecializationValue {
+  uint32_t id = 0;             // the SpecId (constant_id)
+  std::vector<uint8_t> bytes;  // 4 for bool (VkBool32), int and float; 8 for 64-bit types
+};
+SpecializationValue spec_u32(uint32_t id, uint32_t value);
+SpecializationValue spec_f32(uint32_t id, float value);
+
+// Everything one dispatch needs besides the kernel. `guesses` says, one line
+// each, which parts were made up rather than given (runner/harness.h).
+struct Harness {
+  std::vector<BufferSpec> buffers;
+  std::vector<uint8_t> push_constants;  // empty: the kernel has none
+  std::vector<SpecializationValue> specialization;  // absent ids keep the module's defaults
+  std::array<uint32_t, 3> grid{1, 1, 1};            // workgroups dispatched
+  std::vector<std::string> guesses;
+};
+
+// Bytes around each buffer, filled with kGuardPattern. A guard byte that
+// changed is a write out of bounds. Rounded up to the device's offset
+// alignment where larger. The descriptor's offset skips the guard before; its
+// range takes in the guard after a fixed-size block, so that drivers which
+// drop stores past the range (lavapipe) still let it land, but not after a
+// runtime array, whose length() the range gives (docs/runner.md).
+constexpr uint32_t kGuardBytes = 256;
+constexpr uint8_t kGuardPattern = 0xA5;
+
+// Changed guard bytes of one buffer, one side. Offsets are relative to the
+// start of what the shader sees: negative before it, size and up after it.
+struct GuardViolation {
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  std::string name;
+  bool before = false;
+  int64_t first = 0;  // first and last changed byte
+  int64_t last = 0;
+  uint32_t changed = 0;  // bytes that differ from the pattern
+};
+
+struct BufferResult {
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  std::string name;
+  std::vector<uint8_t> data;  // after the dispatch
+};
+
+struct Execution {
+  std::string device;                 // the device's name
+  std::vector<BufferResult> buffers;  // in the harness's order
+  std::vector<GuardViolation> guard_violations;
+};
+
+struct ExecuteOptions {
+  std::optional<uint32_t> device_index;  // nullopt: the first CPU device (lavapipe), else device 0
+};
+
+enum class ExecuteStatus { Completed, Failed, DeviceLost };
+
+struct ExecuteOutcome {
+  ExecuteStatus status = ExecuteStatus::Failed;
+  std::string error;  // one line, for Failed and DeviceLost
+  Execution execution;  // for Completed
+};
+
+// Creates a compute pipeline for `entry_point` of `spirv` with the harness's
+// specialization, binds one descriptor per buffer, dispatches harness.grid
+// once and waits for it. An invalid module, a missing entry point, a binding
+// the harness lacks or any Vulkan failure comes back as Failed with the
+// reason; nothing throws. It runs in the calling process: a kernel that hangs
+// or a driver that crashes takes the caller with it (runner/isolate.h does not).
+ExecuteOutcome execute(const std::vector<uint32_t>& spirv, const std::string& entry_point, const Harness& harness,
+                       const ExecuteOptions& options);
+
+}  // namespace klint::runner

@@ -1,0 +1,232 @@
+#include "runner/isolate.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <optional>
+
+namespace klint::runner {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The child's outcome as bytes: fixed-width integers in host order (both ends
+// are the same binary), strings and byte vectors prefixed by their length.
+class Writer {
+ public:
+  void u64(uint64_t value) { bytes(&value, sizeof value); }
+  void text(const std::string& value) { blob(value.data(), value.size()); }
+  void blob(const void* data, size_t size) {
+    u64(size);
+    bytes(data, size);
+  }
+  std::vector<uint8_t> out;
+
+ private:
+  void bytes(const void* data, size_t size) {
+    auto* p = static_cast<const uint8_t*>(data);
+    out.insert(out.end(), p, p + size);
+  }
+};
+
+class Reader {
+ public:
+  explicit Reader(const std::vector<uint8_t>& in) : in_(in) {}
+  bool u64(uint64_t& value) { return bytes(&value, sizeof value); }
+  template <typename T>
+  bool number(T& value) {
+    uint64_t wide;
+    if (!u64(wide)) return false;
+    value = static_cast<T>(wide);
+    return true;
+  }
+  template <typename Container>
+  bool blob(Container& value) {
+    uint64_t size;
+    if (!u64(size) || size > in_.size() - at_) return false;
+    value.assign(in_.begin() + at_, in_.begin() + at_ + size);
+    at_ += size;
+    return true;
+  }
+  bool done() const { return at_ == in_.size(); }
+
+ private:
+  bool bytes(void* data, size_t size) {
+    if (size > in_.size() - at_) return false;
+    std::memcpy(data, in_.data() + at_, size);
+    at_ += size;
+    return true;
+  }
+  const std::vector<uint8_t>& in_;
+  size_t at_ = 0;
+};
+
+std::vector<uint8_t> serialize(const ExecuteOutcome& outcome) {
+  Writer w;
+  w.u64(static_cast<uint64_t>(outcome.status));
+  w.text(outcome.error);
+  const Execution& e = outcome.execution;
+  w.text(e.device);
+  w.u64(e.buffers.size());
+  for (const BufferResult& b : e.buffers) {
+    w.u64(b.set);
+    w.u64(b.binding);
+    w.text(b.name);
+    w.blob(b.data.data(), b.data.size());
+  }
+  w.u64(e.guard_violations.size());
+  for (const GuardViolation& g : e.guard_violations) {
+    w.u64(g.set);
+    w.u64(g.binding);
+    w.text(g.name);
+    w.u64(g.before);
+    w.u64(static_cast<uint64_t>(g.first));
+    w.u64(static_cast<uint64_t>(g.last));
+    w.u64(g.changed);
+  }
+  return std::move(w.out);
+}
+
+std::optional<ExecuteOutcome> deserialize(const std::vector<uint8_t>& bytes) {
+  Reader r(bytes);
+  ExecuteOutcome outcome;
+  Execution& e = outcome.execution;
+  uint64_t status, count;
+  if (!r.u64(status) || status > static_cast<uint64_t>(ExecuteStatus::DeviceLost) || !r.blob(outcome.error) ||
+      !r.blob(e.device) || !r.u64(count)) {
+    return std::nullopt;
+  }
+  outcome.status = static_cast<ExecuteStatus>(status);
+  for (uint64_t i = 0; i < count; ++i) {
+    BufferResult b;
+    if (!r.number(b.set) || !r.number(b.binding) || !r.blob(b.name) || !r.blob(b.data)) return std::nullopt;
+    e.buffers.push_back(std::move(b));
+  }
+  if (!r.u64(count)) return std::nullopt;
+  for (uint64_t i = 0; i < count; ++i) {
+    GuardViolation g;
+    if (!r.number(g.set) || !r.number(g.binding) || !r.blob(g.name) || !r.number(g.before) || !r.number(g.first) ||
+        !r.number(g.last) || !r.number(g.changed)) {
+      return std::nullopt;
+    }
+    e.guard_violations.push_back(std::move(g));
+  }
+  if (!r.done()) return std::nullopt;
+  return outcome;
+}
+
+[[noreturn]] void child(int out, const std::vector<uint32_t>& spirv, const std::string& entry_point,
+                        const Harness& harness, const IsolateOptions& options) {
+  if (options.in_child) options.in_child();
+  const std::vector<uint8_t> bytes = serialize(execute(spirv, entry_point, harness, options.execute));
+  size_t written = 0;
+  while (written < bytes.size()) {
+    ssize_t n = write(out, bytes.data() + written, bytes.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) _exit(3);
+    written += static_cast<size_t>(n);
+  }
+  // _exit, not exit: the parent's atexit handlers and stdio buffers are not
+  // the child's to run, nor LeakSanitizer's report of the driver's memory.
+  _exit(0);
+}
+
+int remaining_ms(Clock::time_point deadline) {
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+  return static_cast<int>(std::clamp<int64_t>(left, 0, 1 << 30));
+}
+
+// Waits for the child until the deadline; nullopt when it is still running.
+std::optional<int> wait_until(pid_t pid, Clock::time_point deadline) {
+  for (;;) {
+    int status = 0;
+    pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) return status;
+    if (done < 0 && errno != EINTR) return 0;
+    if (Clock::now() >= deadline) return std::nullopt;
+    usleep(2000);
+  }
+}
+
+IsolatedRun verdict(Verdict verdict, std::string message) { return {verdict, std::move(message), {}}; }
+
+}  // namespace
+
+IsolatedRun run_isolated(const std::vector<uint32_t>& spirv, const std::string& entry_point, const Harness& harness,
+                         const IsolateOptions& options) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) return verdict(Verdict::Failed, fmt::format("pipe: {}", std::strerror(errno)));
+  // What the parent has buffered must not be written twice.
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  const auto timeout = std::chrono::duration<double>(options.timeout_seconds);
+  const Clock::time_point deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(timeout);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return verdict(Verdict::Failed, fmt::format("fork: {}", std::strerror(errno)));
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    child(fds[1], spirv, entry_point, harness, options);
+  }
+  close(fds[1]);
+
+  std::vector<uint8_t> bytes;
+  bool eof = false;
+  while (!eof) {
+    pollfd poll_fd{fds[0], POLLIN, 0};
+    int ready = poll(&poll_fd, 1, remaining_ms(deadline));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) break;  // the deadline, or poll failed: either way the child goes
+    uint8_t chunk[65536];
+    ssize_t n = read(fds[0], chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      eof = true;
+    } else {
+      bytes.insert(bytes.end(), chunk, chunk + n);
+    }
+  }
+  close(fds[0]);
+  std::optional<int> status = eof ? wait_until(pid, deadline) : std::nullopt;
+  if (!status) {
+    kill(pid, SIGKILL);
+    while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    return verdict(Verdict::TimedOut, fmt::format("timed out after {:g} s", options.timeout_seconds));
+  }
+  if (WIFSIGNALED(*status)) {
+    const int signal = WTERMSIG(*status);
+    return verdict(Verdict::Crashed, fmt::format("crashed (signal {}, {})", signal, strsignal(signal)));
+  }
+  if (!WIFEXITED(*status) || WEXITSTATUS(*status) != 0) {
+    return verdict(Verdict::Failed, fmt::format("the child exited with status {}", WEXITSTATUS(*status)));
+  }
+  std::optional<ExecuteOutcome> outcome = deserialize(bytes);
+  if (!outcome) return verdict(Verdict::Failed, "the child's result is truncated");
+  switch (outcome->status) {
+    case ExecuteStatus::Completed:
+      return {Verdict::Completed, "completed", std::move(outcome->execution)};
+    case ExecuteStatus::DeviceLost:
+      return verdict(Verdict::DeviceLost, "device lost: " + outcome->error);
+    case ExecuteStatus::Failed:
+      break;
+  }
+  return verdict(Verdict::Failed, outcome->error);
+}
+
+}  // namespace klint::runner

@@ -1,0 +1,127 @@
+// Harnesses made up from reflection: sizes, the seeded contents, what they
+// say they guessed, and bindings they cannot give.
+#include <gtest/gtest.h>
+
+#include "reflect/reflection.h"
+#include "runner/harness.h"
+#include "tests/runner/kernels.h"
+
+namespace klint::runner {
+namespace {
+
+reflect::EntryPoint entry_of(const std::string& source) {
+  std::string error;
+  std::optional<reflect::ModuleReflection> module = reflect::reflect_module(testing::spirv_from_glsl(source), &error);
+  if (!module) {
+    ADD_FAILURE() << error;
+    return {};
+  }
+  return module->entry_points.front();
+}
+
+TEST(SplitMix64, MatchesTheReferenceSequence) {
+  // The first outputs of the reference implementation (Vigna's splitmix64.c) from seed 0.
+  SplitMix64 random(0);
+  EXPECT_EQ(random.next(), 0xE220A8397B1DCDAFull);
+  EXPECT_EQ(random.next(), 0x6E789E6AA1B965F4ull);
+  EXPECT_EQ(random.next(), 0x06C45D188009454Full);
+}
+
+TEST(SplitMix64, FloatsStayWithinMinusOneAndOne) {
+  SplitMix64 random(42);
+  float low = 1, high = -1;
+  for (int i = 0; i < 10000; ++i) {
+    float value = random.next_float();
+    ASSERT_GE(value, -1.0f);
+    ASSERT_LE(value, 1.0f);
+    low = std::min(low, value);
+    high = std::max(high, value);
+  }
+  EXPECT_LT(low, -0.99f);
+  EXPECT_GT(high, 0.99f);
+}
+
+const char* kKernel = R"(#version 450
+layout(local_size_x = 64) in;
+layout(push_constant) uniform Push { uint n; float scale; } push;
+layout(set = 0, binding = 0) readonly buffer In { vec4 header; float values[]; } in_;
+layout(set = 0, binding = 1) buffer Out { float results[100]; } out_;
+layout(set = 1, binding = 0) uniform Params { vec2 range; } params;
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  out_.results[i % 100] = in_.values[i] * push.scale + params.range.x + in_.header.x;
+}
+)";
+
+TEST(DefaultHarness, SizesEachBufferFromItsBlock) {
+  std::string error;
+  std::optional<Harness> harness = default_harness(entry_of(kKernel), {}, &error);
+  ASSERT_TRUE(harness) << error;
+  ASSERT_EQ(harness->buffers.size(), 3u);
+  const BufferSpec& in = harness->buffers[0];
+  EXPECT_EQ(in.name, "in_");
+  EXPECT_EQ(in.kind, BufferKind::Storage);
+  EXPECT_EQ(in.data.size(), 16u + 64 * 1024);  // the header, then 64 KiB of floats
+  EXPECT_EQ(harness->buffers[1].data.size(), 400u);
+  EXPECT_EQ(harness->buffers[2].kind, BufferKind::Uniform);
+  EXPECT_EQ(harness->buffers[2].set, 1u);
+  EXPECT_EQ(harness->buffers[2].data.size(), 8u);
+  EXPECT_EQ(harness->push_constants.size(), 8u);
+  EXPECT_EQ(harness->grid, (std::array<uint32_t, 3>{1, 1, 1}));
+  EXPECT_TRUE(harness->specialization.empty());
+  const std::vector<std::string> guesses{
+      "grid 1,1,1 workgroups",
+      "binding 0.0 (in_): 16384 elements of its runtime array values",
+      "buffer contents: every 32-bit word a float in [-1,1] from seed 1",
+      "push constants: every 32-bit word a float in [-1,1], after the buffers'",
+  };
+  EXPECT_EQ(harness->guesses, guesses);
+}
+
+TEST(DefaultHarness, RuntimeArraysGrowWithTheGrid) {
+  HarnessOptions options;
+  options.grid = {100, 2, 1};  // 12800 invocations, 4 floats each: more than 64 KiB
+  std::string error;
+  std::optional<Harness> harness = default_harness(entry_of(kKernel), options, &error);
+  ASSERT_TRUE(harness) << error;
+  EXPECT_EQ(harness->buffers[0].data.size(), 16u + 4 * 4 * 12800);
+  EXPECT_EQ(harness->guesses[0], "grid 100,2,1 workgroups");
+  options.grid = {65535, 65535, 1};  // but not beyond 64 MiB
+  harness = default_harness(entry_of(kKernel), options, &error);
+  ASSERT_TRUE(harness) << error;
+  EXPECT_EQ(harness->buffers[0].data.size(), 16u + 64 * 1024 * 1024);
+}
+
+TEST(DefaultHarness, ContentsFollowTheSeed) {
+  const reflect::EntryPoint entry = entry_of(kKernel);
+  std::string error;
+  HarnessOptions options;
+  std::optional<Harness> one = default_harness(entry, options, &error);
+  std::optional<Harness> again = default_harness(entry, options, &error);
+  options.seed = 2;
+  std::optional<Harness> two = default_harness(entry, options, &error);
+  ASSERT_TRUE(one && again && two) << error;
+  EXPECT_EQ(one->buffers[0].data, again->buffers[0].data);
+  EXPECT_EQ(one->push_constants, again->push_constants);
+  EXPECT_NE(one->buffers[0].data, two->buffers[0].data);
+  // The first word is splitmix64's first float from seed 1.
+  SplitMix64 random(1);
+  float first;
+  std::memcpy(&first, one->buffers[0].data.data(), 4);
+  EXPECT_EQ(first, random.next_float());
+}
+
+TEST(DefaultHarness, ImagesAreNotBuffers) {
+  const char* source = R"(#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 3, r32f) uniform image2D picture;
+void main() { imageStore(picture, ivec2(0), vec4(1)); }
+)";
+  std::string error;
+  EXPECT_FALSE(default_harness(entry_of(source), {}, &error));
+  EXPECT_EQ(error,
+            "binding 0.3 (picture) is a storage-image: the runner binds single storage and uniform buffers only");
+}
+
+}  // namespace
+}  // namespace klint::runner

@@ -1,0 +1,109 @@
+// Runs in a child process: results come back whole, and a kernel that never
+// ends, a child that crashes or exits early becomes a verdict, with no child
+// left behind.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+
+#include "runner/isolate.h"
+#include "tests/runner/kernels.h"
+
+namespace klint::runner {
+namespace {
+
+using testing::spirv_from_glsl;
+using testing::word;
+
+// No child of this process is left, running or unreaped.
+void expect_no_children() {
+  int status = 0;
+  errno = 0;
+  EXPECT_EQ(waitpid(-1, &status, WNOHANG), -1);
+  EXPECT_EQ(errno, ECHILD);
+}
+
+Harness words_buffer(uint32_t words) {
+  Harness harness;
+  harness.buffers.push_back({0, 0, BufferKind::Storage, "data", std::vector<uint8_t>(4 * words, 0)});
+  return harness;
+}
+
+TEST(Isolate, CompletedRunBringsBackBuffersAndGuards) {
+  const char* source = R"(#version 450
+layout(local_size_x = 32) in;
+layout(set = 0, binding = 0) buffer Data { uint values[24]; } data;
+void main() { data.values[gl_GlobalInvocationID.x] = gl_GlobalInvocationID.x * 2u; }
+)";
+  IsolatedRun run = run_isolated(spirv_from_glsl(source), "main", words_buffer(24), {});
+  ASSERT_EQ(run.verdict, Verdict::Completed) << run.message;
+  EXPECT_EQ(run.message, "completed");
+  EXPECT_NE(run.execution.device.find("llvmpipe"), std::string::npos);
+  ASSERT_EQ(run.execution.buffers.size(), 1u);
+  ASSERT_EQ(run.execution.buffers[0].data.size(), 4u * 24);
+  for (uint32_t i = 0; i < 24; ++i) EXPECT_EQ(word(run.execution.buffers[0].data, i), 2 * i);
+  ASSERT_EQ(run.execution.guard_violations.size(), 1u);
+  EXPECT_EQ(run.execution.guard_violations[0].name, "data");
+  EXPECT_EQ(run.execution.guard_violations[0].first, 4 * 24);
+  EXPECT_EQ(run.execution.guard_violations[0].last, 4 * 32 - 1);
+  expect_no_children();
+}
+
+TEST(Isolate, EndlessKernelTimesOutAndIsKilled) {
+  const char* source = R"(#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer Data { uint values[4]; } data;
+// lavapipe ends the loops of an invocation after 65535 iterations in all, so
+// a loop that never ends does on lavapipe: what takes forever there is a
+// grid of many workgroups that each loop that long.
+void main() {
+  uint x = data.values[1];
+  for (uint i = 0u; i < 65000u; i++) x = x * 1664525u + i;
+  data.values[1] = x;
+}
+)";
+  IsolateOptions options;
+  options.timeout_seconds = 2;
+  const auto start = std::chrono::steady_clock::now();
+  Harness harness = words_buffer(4);
+  harness.grid = {65535, 65535, 1};
+  IsolatedRun run = run_isolated(spirv_from_glsl(source), "main", harness, options);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(run.verdict, Verdict::TimedOut) << run.message;
+  EXPECT_EQ(run.message, "timed out after 2 s");
+  EXPECT_GE(seconds, 2.0);
+  EXPECT_LT(seconds, 4.0);
+  expect_no_children();
+}
+
+TEST(Isolate, ChildKilledBySignalIsACrash) {
+  IsolateOptions options;
+  options.in_child = [] { std::abort(); };
+  IsolatedRun run = run_isolated(spirv_from_glsl("#version 450\nlayout(local_size_x = 1) in;\nvoid main() {}\n"),
+                                 "main", {}, options);
+  EXPECT_EQ(run.verdict, Verdict::Crashed);
+  EXPECT_TRUE(run.message.starts_with("crashed (signal 6, ")) << run.message;
+  expect_no_children();
+}
+
+TEST(Isolate, ChildThatExitsWithoutAResultFails) {
+  IsolateOptions options;
+  options.in_child = [] { _exit(7); };
+  IsolatedRun run = run_isolated({}, "main", {}, options);
+  EXPECT_EQ(run.verdict, Verdict::Failed);
+  EXPECT_EQ(run.message, "the child exited with status 7");
+  expect_no_children();
+}
+
+TEST(Isolate, ExecutorErrorsComeBackAsFailed) {
+  IsolatedRun run = run_isolated({0x07230203, 1, 2, 3}, "main", words_buffer(4), {});
+  EXPECT_EQ(run.verdict, Verdict::Failed);
+  EXPECT_TRUE(run.message.starts_with("invalid SPIR-V: ")) << run.message;
+  expect_no_children();
+}
+
+}  // namespace
+}  // namespace klint::runner

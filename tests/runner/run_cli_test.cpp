@@ -1,0 +1,138 @@
+// `klint run` as a user runs it: the report, the verdict and the exit codes.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/support/run.h"
+
+namespace klint {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::KlintRun;
+using testing::run_klint;
+
+const char* kTwice = R"(#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Out { uint values[]; } out_;
+void main() { out_.values[gl_GlobalInvocationID.x] = gl_GlobalInvocationID.x * 2u; }
+)";
+
+const char* kPastTheEnd = R"(#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Out { uint values[4]; } out_;
+void main() { out_.values[gl_GlobalInvocationID.x] = gl_GlobalInvocationID.x * 2u; }
+)";
+
+const char* kEndless = R"(#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer Data { uint values[4]; } data;
+// lavapipe ends the loops of an invocation after 65535 iterations in all, so
+// a loop that never ends does on lavapipe: what takes forever there is a
+// grid of many workgroups that each loop that long.
+void main() {
+  uint x = data.values[1];
+  for (uint i = 0u; i < 65000u; i++) x = x * 1664525u + i;
+  data.values[1] = x;
+}
+)";
+
+class RunCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("klint-run-cli-" + std::to_string(getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  void write(const std::string& name, const std::string& text) { std::ofstream(dir_ / name) << text; }
+  KlintRun klint(std::vector<std::string> args) {
+    args.insert(args.begin(), "run");
+    return run_klint(args, dir_.string());
+  }
+
+  fs::path dir_;
+};
+
+// The device line names the machine's lavapipe build; the rest is exact.
+std::string without_device(const std::string& out) {
+  size_t at = out.find("device: llvmpipe");
+  if (at == std::string::npos) return out;
+  return out.substr(0, at) + out.substr(out.find('\n', at) + 1);
+}
+
+TEST_F(RunCli, CompletedRunReportsEachBuffer) {
+  write("twice.comp", kTwice);
+  KlintRun run = klint({"twice.comp", "--grid", "2"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("\ndevice: llvmpipe"), std::string::npos) << run.out;
+  EXPECT_EQ(without_device(run.out),
+            "twice.comp: entry point main, workgroup 64,1,1, grid 2,1,1, seed 1\n"
+            "guessed: grid 2,1,1 workgroups\n"
+            "guessed: binding 0.0 (out_): 16384 elements of its runtime array values\n"
+            "guessed: buffer contents: every 32-bit word a float in [-1,1] from seed 1\n"
+            "binding 0.0 out_ (storage-buffer, 65536 bytes): 128 of 16384 words changed; "
+            "first: 0 2 4 6 8 10 12 14 ...\n"
+            "verdict: completed\n");
+}
+
+TEST_F(RunCli, WriteOutOfBoundsExitsOne) {
+  write("past.comp", kPastTheEnd);
+  KlintRun run = klint({"past.comp", "--seed", "9"});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_EQ(without_device(run.out),
+            "past.comp: entry point main, workgroup 64,1,1, grid 1,1,1, seed 9\n"
+            "guessed: grid 1,1,1 workgroups\n"
+            "guessed: buffer contents: every 32-bit word a float in [-1,1] from seed 9\n"
+            "binding 0.0 out_ (storage-buffer, 16 bytes): 4 of 4 words changed; first: 0 2 4 6\n"
+            "  out of bounds: 240 guard bytes after binding 0.0 out_ changed (bytes 16..255)\n"
+            "verdict: completed, out of bounds: wrote past 1 buffer guard\n");
+}
+
+TEST_F(RunCli, EndlessKernelTimesOutAndExitsOne) {
+  write("endless.comp", kEndless);
+  KlintRun run = klint({"endless.comp", "--timeout", "1", "--grid", "65535,65535"});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.out.find("\nverdict: timed out after 1 s\n"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("device:"), std::string::npos) << run.out;
+}
+
+TEST_F(RunCli, BadInputIsOneLineAndExitsTwo) {
+  write("broken.comp", "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { nope; }\n");
+  write("image.comp", "#version 450\nlayout(local_size_x = 1) in;\n"
+                      "layout(binding = 0, r32f) uniform image2D picture;\n"
+                      "void main() { imageStore(picture, ivec2(0), vec4(1)); }\n");
+  write("twice.comp", kTwice);
+  struct Case {
+    std::vector<std::string> args;
+    std::string err;
+  };
+  const std::vector<Case> cases{
+      {{"missing.comp"}, "klint: error: missing.comp: "},
+      {{"broken.comp"}, "klint: error: broken.comp: does not compile: line 3: "},
+      {{"image.comp"}, "klint: error: image.comp: binding 0.0 (picture) is a storage-image: the runner binds single "
+                       "storage and uniform buffers only\n"},
+      {{"twice.comp", "--grid", "1,0"}, "klint: error: twice.comp: --grid '1,0' is not X,Y,Z of positive integers\n"},
+      {{"twice.comp", "--grid", "1,2,3,4"}, "klint: error: twice.comp: --grid '1,2,3,4' is not X,Y,Z of positive "
+                                            "integers\n"},
+      {{"twice.comp", "--timeout", "0"}, "klint: error: twice.comp: --timeout must be positive\n"},
+      {{"twice.comp", "--device", "1000"}, "klint: error: twice.comp: device 1000 is out of range: "},
+      {{"twice.comp", "--seed", "x"}, "klint: error: "},
+      {{}, "klint: error: "},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.args.empty() ? "(no file)" : c.args[0] + " " + (c.args.size() > 1 ? c.args[1] : ""));
+    KlintRun run = klint(c.args);
+    EXPECT_EQ(run.exit_code, 2);
+    EXPECT_EQ(run.out, "");
+    EXPECT_TRUE(run.err.starts_with(c.err)) << run.err;
+    EXPECT_EQ(run.err.find('\n'), run.err.size() - 1) << "not one line: " << run.err;
+  }
+}
+
+}  // namespace
+}  // namespace klint
