@@ -53,18 +53,7 @@ void main() { data.values[gl_GlobalInvocationID.x] = gl_GlobalInvocationID.x * 2
 }
 
 TEST(Isolate, EndlessKernelTimesOutAndIsKilled) {
-  const char* source = R"(#version 450
-layout(local_size_x = 1) in;
-layout(set = 0, binding = 0) buffer Data { uint values[4]; } data;
-// lavapipe ends the loops of an invocation after 65535 iterations in all, so
-// a loop that never ends does on lavapipe: what takes forever there is a
-// grid of many workgroups that each loop that long.
-void main() {
-  uint x = data.values[1];
-  for (uint i = 0u; i < 65000u; i++) x = x * 1664525u + i;
-  data.values[1] = x;
-}
-)";
+  const char* source = testing::kEndlessKernel;
   IsolateOptions options;
   options.timeout_seconds = 2;
   const auto start = std::chrono::steady_clock::now();

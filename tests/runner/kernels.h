@@ -12,6 +12,20 @@
 
 namespace klint::runner::testing {
 
+// A kernel that runs until it is killed. lavapipe ends the loops of an
+// invocation after 65535 iterations in all, so a loop that never ends does on
+// lavapipe: what takes forever there is a grid of many workgroups that each
+// loop that long.
+inline constexpr const char* kEndlessKernel = R"(#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer Data { uint values[4]; } data;
+void main() {
+  uint x = data.values[1];
+  for (uint i = 0u; i < 65000u; i++) x = x * 1664525u + i;
+  data.values[1] = x;
+}
+)";
+
 inline std::vector<uint32_t> spirv_from_glsl(const std::string& source) {
   SourceCache sources;
   CompiledShader compiled = compile("test.comp", source, Language::Glsl, CompileOptions{}, sources);

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/runner/kernels.h"
 #include "tests/support/run.h"
 
 namespace klint {
@@ -27,18 +28,6 @@ layout(set = 0, binding = 0) buffer Out { uint values[4]; } out_;
 void main() { out_.values[gl_GlobalInvocationID.x] = gl_GlobalInvocationID.x * 2u; }
 )";
 
-const char* kEndless = R"(#version 450
-layout(local_size_x = 1) in;
-layout(set = 0, binding = 0) buffer Data { uint values[4]; } data;
-// lavapipe ends the loops of an invocation after 65535 iterations in all, so
-// a loop that never ends does on lavapipe: what takes forever there is a
-// grid of many workgroups that each loop that long.
-void main() {
-  uint x = data.values[1];
-  for (uint i = 0u; i < 65000u; i++) x = x * 1664525u + i;
-  data.values[1] = x;
-}
-)";
 
 class RunCli : public ::testing::Test {
  protected:
@@ -94,7 +83,7 @@ TEST_F(RunCli, WriteOutOfBoundsExitsOne) {
 }
 
 TEST_F(RunCli, EndlessKernelTimesOutAndExitsOne) {
-  write("endless.comp", kEndless);
+  write("endless.comp", runner::testing::kEndlessKernel);
   KlintRun run = klint({"endless.comp", "--timeout", "1", "--grid", "65535,65535"});
   EXPECT_EQ(run.exit_code, 1) << run.err;
   EXPECT_NE(run.out.find("\nverdict: timed out after 1 s\n"), std::string::npos) << run.out;
