@@ -158,12 +158,8 @@ Plan plan_jobs(const std::vector<InputFile>& files, const std::vector<CompileJob
   return plan;
 }
 
-void apply_severity(std::vector<Diagnostic>& diagnostics,
-                    const std::map<const RuleInfo*, Severity, RuleIdLess>& severity) {
-  if (severity.empty()) return;
-  for (Diagnostic& diagnostic : diagnostics) {
-    if (auto it = severity.find(diagnostic.rule); it != severity.end()) diagnostic.severity = it->second;
-  }
+void apply_severity(Diagnostic& diagnostic, const std::map<const RuleInfo*, Severity, RuleIdLess>& severity) {
+  if (auto it = severity.find(diagnostic.rule); it != severity.end()) diagnostic.severity = it->second;
 }
 
 }  // namespace klint

@@ -55,8 +55,7 @@ using TargetResolver =
 Plan plan_jobs(const std::vector<InputFile>& files, const std::vector<CompileJob>& commands,
                const CommandLineSettings& command_line, ConfigResolver& configs, const TargetResolver& resolve_targets);
 
-// Gives each finding of `diagnostics` the severity the configuration sets for
-// its rule.
-void apply_severity(std::vector<Diagnostic>& diagnostics, const std::map<const RuleInfo*, Severity, RuleIdLess>& severity);
+// Gives a finding the severity the configuration sets for its rule.
+void apply_severity(Diagnostic& diagnostic, const std::map<const RuleInfo*, Severity, RuleIdLess>& severity);
 
 }  // namespace klint

@@ -321,18 +321,15 @@ int run(const Arguments& args) {
   size_t in_baseline = 0;
   auto emit = [&](FileReport report, const Job& job) {
     for (const InputMessage& message : report.messages) input_message(message);
-    apply_severity(report.diagnostics, job.severity);
-    for (SuppressedDiagnostic& silenced : report.suppressed) {
-      std::vector<Diagnostic> one{std::move(silenced.diagnostic)};
-      apply_severity(one, job.severity);
-      silenced.diagnostic = std::move(one.front());
-    }
+    for (Diagnostic& diagnostic : report.diagnostics) apply_severity(diagnostic, job.severity);
+    for (SuppressedDiagnostic& silenced : report.suppressed) apply_severity(silenced.diagnostic, job.severity);
     linted += report.messages.empty();
     if (baseline) in_baseline += baseline->filter(report.diagnostics, sources);
     if (baseline_writer) baseline_writer->add(report.diagnostics, sources);
     if (!report.diagnostics.empty()) progress.clear();
     // Writing a baseline records the findings rather than shows them.
-    for (const Diagnostic& diagnostic : baseline_writer ? std::vector<Diagnostic>{} : report.diagnostics) {
+    for (const Diagnostic& diagnostic : report.diagnostics) {
+      if (baseline_writer) break;
       if (args.format == OutputFormat::Text) print_diagnostic(out, diagnostic, sources, out_style);
       if (args.format == OutputFormat::Github) print_github(out, diagnostic);
     }
