@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analyzer/frontend.h"
+#include "validate/device.h"
 
 namespace klint::runner::testing {
 
@@ -32,6 +33,17 @@ inline std::vector<uint32_t> spirv_from_glsl(const std::string& source) {
   for (const Diagnostic& d : compiled.diagnostics) ADD_FAILURE() << d.location.line << ": " << d.message;
   EXPECT_TRUE(compiled.ok);
   return compiled.spirv;
+}
+
+// The device the runner picks when none is named: the first CPU device
+// (lavapipe, in CI), else the first device.
+inline std::string default_device_name() {
+  std::string error;
+  std::vector<DeviceInfo> devices = list_devices(&error);
+  for (const DeviceInfo& device : devices) {
+    if (device.type == "cpu") return device.name;
+  }
+  return devices.empty() ? std::string() : devices.front().name;
 }
 
 inline uint32_t word(const std::vector<uint8_t>& bytes, size_t index) {
