@@ -299,7 +299,7 @@ int run(const Arguments& args) {
   const std::vector<Job>& jobs = plan.jobs;
   std::vector<InputMessage> messages;
   size_t input_errors = 0;
-  Progress progress(jobs.size(), true);
+  Progress progress(jobs.size());
   auto input_message = [&](const InputMessage& message) {
     // Input errors always reach the terminal; the machine formats carry them too.
     progress.clear();

@@ -7,8 +7,7 @@
 
 namespace klint {
 
-Progress::Progress(size_t total, bool enabled)
-    : total_(total), enabled_(enabled && total >= kMinimum && isatty(STDERR_FILENO)) {}
+Progress::Progress(size_t total) : total_(total), enabled_(total >= kMinimum && isatty(STDERR_FILENO)) {}
 
 void Progress::update(size_t done, const std::string& current) {
   if (!enabled_) return;

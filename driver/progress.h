@@ -12,7 +12,7 @@ class Progress {
  public:
   // Shown only when standard error is a terminal and there are at least
   // `kMinimum` files: a handful finishes before a line would be read.
-  Progress(size_t total, bool enabled);
+  explicit Progress(size_t total);
   ~Progress() { clear(); }
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;
