@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,6 +57,20 @@ struct Note {
   std::string message;
 };
 
+// What running the kernel showed about a finding (`klint --confirm`).
+struct Confirmation {
+  enum class Status { Confirmed, NotReproduced, NotRunnable };
+  Status status = Status::NotRunnable;
+  // One line: the witness, what was tried, or why the kernel could not run.
+  std::string summary;
+  // The accesses the witness is made of, where the source has them.
+  std::vector<Note> witness;
+  // How the run was set up: grid, seed, subgroup sizes, guesses made.
+  std::vector<std::string> details;
+};
+
+std::string_view to_string(Confirmation::Status status);  // "confirmed", "not reproduced", "not runnable"
+
 struct Diagnostic {
   const RuleInfo* rule = nullptr;
   Severity severity = Severity::Error;
@@ -66,6 +81,8 @@ struct Diagnostic {
   // Set by the driver when a configuration lints one shader as several
   // variants (define sets): the variants that found this. Empty otherwise.
   std::vector<std::string> variants;
+  // Set by `--confirm` for the rules whose findings a run can show.
+  std::optional<Confirmation> confirmation;
 };
 
 // Deterministic order for output: file, line, column, rule id, message.

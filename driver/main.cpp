@@ -14,6 +14,7 @@
 #include "driver/cache.h"
 #include "driver/commands.h"
 #include "driver/config.h"
+#include "driver/confirm.h"
 #include "driver/discover.h"
 #include "driver/docs.h"
 #include "driver/jobs.h"
@@ -68,6 +69,8 @@ struct Arguments {
   std::string config;
   bool show_config = false;
   std::string commands;
+  bool confirm = false;
+  ConfirmOptions confirm_options;
 };
 
 int usage_error(const std::string& message) {
@@ -326,6 +329,7 @@ int run(const Arguments& args) {
     linted += report.messages.empty();
     if (baseline) in_baseline += baseline->filter(report.diagnostics, sources);
     if (baseline_writer) baseline_writer->add(report.diagnostics, sources);
+    if (args.confirm && !baseline_writer) confirm_findings(report, job, args.confirm_options, sources);
     if (!report.diagnostics.empty()) progress.clear();
     // Writing a baseline records the findings rather than shows them.
     for (const Diagnostic& diagnostic : report.diagnostics) {
@@ -467,6 +471,17 @@ int main(int argc, char** argv) {
   app.add_option("--commands", args.commands,
                  "Lint the shaders of a build's compile commands: glslc/glslangValidator lines, or compile_commands.json")
       ->type_name("FILE")->group(configuration);
+  auto* confirming = "Confirming findings on Vulkan (docs/runner.md)";
+  app.add_flag("--confirm", args.confirm,
+               "Run the kernel behind each finding of a rule a run can show, and report whether it did")
+      ->group(confirming);
+  app.add_option("--device", args.confirm_options.device_index,
+                 "Vulkan device to confirm on, as `klint devices` numbers them (default: lavapipe)")
+      ->type_name("INDEX")->group(confirming);
+  app.add_option("--timeout", args.confirm_options.timeout_seconds, "Kill a confirming run after SECONDS (default 10)")
+      ->type_name("SECONDS")->check(CLI::PositiveNumber)->group(confirming);
+  app.add_option("--seed", args.confirm_options.seed, "Seed of a confirming run's made-up inputs (default 1)")
+      ->type_name("N")->group(confirming);
   auto* adoption = "Adopting klint on existing code";
   app.add_option("--baseline", args.baseline, "Report only findings that the baseline FILE does not hold")
       ->type_name("FILE")->group(adoption);

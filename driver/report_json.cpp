@@ -17,18 +17,28 @@ json location_json(const Location& location) {
           {"end_column", location.end_column}, {"excerpt", location.excerpt}, {"token", location.token}};
 }
 
+json notes_json(const std::vector<Note>& notes) {
+  json out = json::array();
+  for (const Note& note : notes) out.push_back({{"location", location_json(note.location)}, {"message", note.message}});
+  return out;
+}
+
 json diagnostic_json(const Diagnostic& diagnostic) {
-  json notes = json::array();
-  for (const Note& note : diagnostic.notes) {
-    notes.push_back({{"location", location_json(note.location)}, {"message", note.message}});
-  }
-  return {{"rule", diagnostic.rule ? json(std::string(diagnostic.rule->id)) : json(nullptr)},
+  json notes = notes_json(diagnostic.notes);
+  json out = {{"rule", diagnostic.rule ? json(std::string(diagnostic.rule->id)) : json(nullptr)},
           {"severity", std::string(to_string(diagnostic.severity))},
           {"message", diagnostic.message},
           {"location", location_json(diagnostic.location)},
           {"notes", std::move(notes)},
           {"fix_title", diagnostic.fix_title},
           {"variants", diagnostic.variants}};
+  if (const std::optional<Confirmation>& c = diagnostic.confirmation) {
+    out["confirmation"] = {{"status", std::string(to_string(c->status))},
+                           {"summary", c->summary},
+                           {"witness", notes_json(c->witness)},
+                           {"details", c->details}};
+  }
+  return out;
 }
 
 json suppression_json(const Suppression& suppression) {

@@ -149,9 +149,16 @@ json LogWriter::result(const Finding& finding, const std::string& fingerprint) {
            {"message", {{"text", text}}},
            {"locations", json::array({location(diagnostic.location)})},
            {"partialFingerprints", {{"klint/v1", fingerprint}}}};
-  if (!diagnostic.notes.empty()) {
+  std::vector<Note> related_notes = diagnostic.notes;
+  if (diagnostic.confirmation) {
+    // The witness's accesses are related locations too, told apart by their message.
+    for (const Note& note : diagnostic.confirmation->witness) {
+      related_notes.push_back({note.location, "Witness: " + note.message});
+    }
+  }
+  if (!related_notes.empty()) {
     json related = json::array();
-    for (const Note& note : diagnostic.notes) {
+    for (const Note& note : related_notes) {
       related.push_back({{"id", related.size() + 1},
                          {"message", {{"text", sarif_sentence(note.message)}}},
                          {"physicalLocation", physical_location(note.location)}});
@@ -166,7 +173,12 @@ json LogWriter::result(const Finding& finding, const std::string& fingerprint) {
     if (!suppression.reason.empty()) entry["justification"] = suppression.reason;
     out["suppressions"] = json::array({std::move(entry)});
   }
-  if (!diagnostic.variants.empty()) out["properties"] = {{"variants", diagnostic.variants}};
+  if (!diagnostic.variants.empty()) out["properties"]["variants"] = diagnostic.variants;
+  if (const std::optional<Confirmation>& c = diagnostic.confirmation) {
+    out["properties"]["confirmation"] = {{"status", std::string(to_string(c->status))},
+                                         {"summary", c->summary},
+                                         {"details", c->details}};
+  }
   return out;
 }
 

@@ -167,6 +167,12 @@ class DiagnosticPrinter {
 
   void header(const Location& location, Severity severity, std::string_view message, std::string_view rule_id);
   void snippet(const Location& location);
+  // The verdict of --confirm: a line of its own, then how the run was set up.
+  void confirmation(const Confirmation& c) {
+    const std::string_view color = c.status == Confirmation::Status::Confirmed ? kRed : kBold;
+    out_ << "  " << paint_(color, fmt::format("{}:", to_string(c.status))) << ' ' << sanitize(c.summary) << '\n';
+    for (const std::string& detail : c.details) out_ << "    " << sanitize(detail) << '\n';
+  }
   void help(std::string_view title) { out_ << "  " << paint_(kBold, "help:") << ' ' << sanitize(title) << '\n'; }
   // A shader built fifty ways would bury the finding: the text names the
   // first few (the machine formats list them all).
@@ -291,6 +297,13 @@ void print_diagnostic(std::ostream& out, const Diagnostic& diagnostic, SourceCac
     printer.snippet(note.location);
   }
   if (!diagnostic.variants.empty()) printer.variants(diagnostic.variants);
+  if (diagnostic.confirmation) {
+    printer.confirmation(*diagnostic.confirmation);
+    for (const Note& note : diagnostic.confirmation->witness) {
+      printer.header(note.location, Severity::Note, note.message, {});
+      printer.snippet(note.location);
+    }
+  }
   if (!diagnostic.fix_title.empty()) printer.help(diagnostic.fix_title);
 }
 

@@ -1,0 +1,680 @@
+#include "runner/instrument.h"
+
+#include <spirv-tools/optimizer.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+
+namespace klint::runner {
+
+using spv::Op;
+using spv::StorageClass;
+
+namespace {
+
+constexpr uint32_t kMaxSets = 8;  // maxBoundDescriptorSets that Vulkan guarantees is 4; lavapipe and GPUs give 8 or more
+
+bool is_atomic(Op op) {
+  switch (op) {
+    case Op::OpAtomicLoad: case Op::OpAtomicStore: case Op::OpAtomicExchange:
+    case Op::OpAtomicCompareExchange: case Op::OpAtomicCompareExchangeWeak:
+    case Op::OpAtomicIIncrement: case Op::OpAtomicIDecrement: case Op::OpAtomicIAdd:
+    case Op::OpAtomicISub: case Op::OpAtomicSMin: case Op::OpAtomicUMin: case Op::OpAtomicSMax:
+    case Op::OpAtomicUMax: case Op::OpAtomicAnd: case Op::OpAtomicOr: case Op::OpAtomicXor:
+    case Op::OpAtomicFAddEXT: case Op::OpAtomicFMinEXT: case Op::OpAtomicFMaxEXT:
+    case Op::OpAtomicFlagTestAndSet: case Op::OpAtomicFlagClear:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The pointer an instruction accesses memory through, or 0.
+uint32_t accessed_pointer(const ir::Instruction& i) {
+  if (i.opcode() == Op::OpLoad) return i.word(2);
+  if (i.opcode() == Op::OpStore || i.opcode() == Op::OpAtomicStore || i.opcode() == Op::OpAtomicFlagClear) {
+    return i.word(0);
+  }
+  if (is_atomic(i.opcode())) return i.word(2);
+  return 0;
+}
+
+// Sets the defaults of the module's specialization constants to the values the
+// pipeline will give them, so that constant_value() sees what the device runs.
+void specialize(ir::Module& module, const std::vector<SpecializationValue>& values) {
+  std::vector<std::pair<uint32_t, uint32_t>> spec_ids;  // result id, SpecId
+  for (const ir::Instruction& i : module.globals) {
+    if (i.opcode() == Op::OpDecorate && i.word(1) == static_cast<uint32_t>(spv::Decoration::SpecId)) {
+      spec_ids.emplace_back(i.word(0), i.word(2));
+    }
+  }
+  for (ir::Instruction& i : module.globals) {
+    auto it = std::find_if(spec_ids.begin(), spec_ids.end(), [&](auto& p) { return p.first == i.result_id(); });
+    if (it == spec_ids.end()) continue;
+    auto value = std::find_if(values.begin(), values.end(), [&](auto& v) { return v.id == it->second; });
+    if (value == values.end()) continue;
+    std::vector<uint32_t> words(i.words().begin(), i.words().end());
+    if (i.opcode() == Op::OpSpecConstantTrue || i.opcode() == Op::OpSpecConstantFalse) {
+      uint32_t on = 0;
+      std::memcpy(&on, value->bytes.data(), std::min<size_t>(4, value->bytes.size()));
+      words[0] = (words[0] & 0xFFFF0000u) |
+                 static_cast<uint32_t>(on ? Op::OpSpecConstantTrue : Op::OpSpecConstantFalse);
+    } else if (i.opcode() == Op::OpSpecConstant) {
+      std::memset(words.data() + 3, 0, (words.size() - 3) * 4);
+      std::memcpy(words.data() + 3, value->bytes.data(), std::min(value->bytes.size(), (words.size() - 3) * 4));
+    } else {
+      continue;
+    }
+    i = ir::Instruction(std::move(words), i.operands(), i.ext_inst_type());
+  }
+}
+
+bool has_workgroup_pointer_parameters(const ::klint::Module& module) {
+  for (const ir::Function& f : module.functions()) {
+    for (const ir::Instruction& p : f.prelude) {
+      if (p.opcode() == Op::OpFunctionParameter && module.storage_class(p.result_id()) == StorageClass::Workgroup) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// Accesses through a function's pointer parameter reach a different variable
+// at each call: inlining turns each into an access chain on its variable.
+std::optional<std::vector<uint32_t>> inline_calls(std::span<const uint32_t> spirv, uint32_t version,
+                                                  std::string* error) {
+  const spv_target_env env = version >= 0x10600 ? SPV_ENV_VULKAN_1_3
+                             : version >= 0x10400 ? SPV_ENV_VULKAN_1_2 : SPV_ENV_VULKAN_1_1;
+  spvtools::Optimizer optimizer(env);
+  std::string message;
+  optimizer.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t&, const char* m) {
+    if (message.empty()) message = m;
+  });
+  optimizer.RegisterPass(spvtools::CreateMergeReturnPass())
+      .RegisterPass(spvtools::CreateInlineExhaustivePass())
+      .RegisterPass(spvtools::CreateEliminateDeadFunctionsPass());
+  std::vector<uint32_t> out;
+  spvtools::OptimizerOptions options;
+  options.set_run_validator(false);
+  if (!optimizer.Run(spirv.data(), spirv.size(), &out, options)) {
+    *error = "cannot inline the functions that take workgroup pointers: " + message;
+    return std::nullopt;
+  }
+  return out;
+}
+
+// An instruction from its words, its operands parsed as an OpAccessChain's are.
+ir::Instruction instruction_from(std::vector<uint32_t> words) {
+  words[0] = (static_cast<uint32_t>(words.size()) << 16) | (words[0] & 0xFFFFu);
+  std::vector<ir::Operand> operands{{1, 1, SPV_OPERAND_TYPE_TYPE_ID}, {2, 1, SPV_OPERAND_TYPE_RESULT_ID}};
+  for (uint16_t k = 3; k < words.size(); ++k) operands.push_back({k, 1, SPV_OPERAND_TYPE_ID});
+  return ir::Instruction(std::move(words), std::move(operands));
+}
+
+// The access with its pointer operand replaced.
+ir::Instruction with_pointer(const ir::Instruction& access, uint32_t pointer) {
+  std::vector<uint32_t> words(access.words().begin(), access.words().end());
+  const size_t operand = access.opcode() == Op::OpStore || access.opcode() == Op::OpAtomicStore ||
+                                 access.opcode() == Op::OpAtomicFlagClear ? 0 : 2;
+  words[access.operands()[operand].offset] = pointer;
+  return ir::Instruction(std::move(words), access.operands(), access.ext_inst_type());
+}
+
+// A pointer followed back to its variable: the indices applied on the way.
+struct Chain {
+  uint32_t variable = 0;
+  std::vector<uint32_t> indices;
+};
+
+class Instrumenter {
+ public:
+  Instrumenter(ir::Module& out, const ::klint::Module& in, const InstrumentOptions& options, Instrumented& result)
+      : out_(out), in_(in), options_(options), result_(result) {}
+
+  bool run(std::string* error);
+
+ private:
+  // Types, constants and variables.
+  uint32_t uint_type() { return out_.find_or_add_global(Op::OpTypeInt, 0, {ir::literal(32), ir::literal(0)}); }
+  uint32_t bool_type() { return out_.find_or_add_global(Op::OpTypeBool, 0, {}); }
+  uint32_t constant(uint32_t value) { return out_.find_or_add_global(Op::OpConstant, uint_type(), {ir::literal(value)}); }
+  uint32_t pointer_type(StorageClass storage, uint32_t pointee) {
+    return out_.find_or_add_global(Op::OpTypePointer, 0, {ir::literal(static_cast<uint32_t>(storage)), ir::id(pointee)});
+  }
+  void decorate(uint32_t target, spv::Decoration decoration, std::initializer_list<uint32_t> literals);
+  uint32_t add_variable(StorageClass storage, uint32_t pointee, uint32_t initializer = 0);
+  uint32_t builtin_input(spv::BuiltIn builtin, bool vector);
+  void make_log();
+
+  // Code.
+  uint32_t emit(Op op, uint32_t type, std::initializer_list<ir::NewOperand> operands);
+  void emit_void(Op op, std::initializer_list<ir::NewOperand> operands);
+  uint32_t as_uint(uint32_t value_id);
+  uint32_t load_builtin(uint32_t variable, bool vector);
+
+  std::optional<Chain> follow(uint32_t pointer) const;
+  uint32_t pointee(uint32_t pointer_type_id) const { return in_.def(pointer_type_id)->word(2); }
+  uint64_t scalars(uint32_t type) const;
+  std::optional<uint32_t> bytes(uint32_t type) const;
+  bool orders_workgroup_memory(const ir::Instruction& barrier) const;
+
+  // Emits the element index and the out-of-range mask of a chain; false when
+  // its layout is beyond what klint follows (the reason in why).
+  bool element(const Chain& chain, bool storage, AccessSite& site, uint32_t* element, uint32_t* out_of_range,
+               std::vector<uint32_t>* clamped, std::string* why);
+  // The access's element, out-of-range mask and, for a workgroup access with
+  // a dynamic array index, a pointer with every such index clamped into its
+  // array (0 when there is none to clamp).
+  std::optional<uint32_t> site_for(const ir::Instruction& access, uint32_t pointer, AccessKind kind,
+                                   uint32_t* element, uint32_t* out_of_range, uint32_t* clamped_pointer);
+  void log(uint32_t site, uint32_t element, uint32_t value, uint32_t out_of_range);
+  uint32_t value_of(const ir::Instruction& access, AccessKind kind, AccessSite& site);
+
+  ir::Module& out_;
+  const ::klint::Module& in_;
+  const InstrumentOptions& options_;
+  Instrumented& result_;
+  std::vector<ir::Instruction>* code_ = nullptr;  // where emit() appends
+  uint32_t log_ = 0, epoch_ = 0, local_index_ = 0, workgroup_id_ = 0, workgroups_ = 0;
+  uint32_t atomic_scope_ = static_cast<uint32_t>(spv::Scope::Device);
+  std::vector<uint32_t> workgroup_vars_, storage_vars_;  // by target index
+};
+
+void Instrumenter::decorate(uint32_t target, spv::Decoration decoration, std::initializer_list<uint32_t> literals) {
+  const auto d = ir::literal(static_cast<uint32_t>(decoration));
+  out_.add_global(literals.size() == 0
+                      ? ir::make_instruction(Op::OpDecorate, 0, 0, {ir::id(target), d})
+                      : ir::make_instruction(Op::OpDecorate, 0, 0, {ir::id(target), d, ir::literal(*literals.begin())}));
+}
+
+uint32_t Instrumenter::add_variable(StorageClass storage, uint32_t pointee, uint32_t initializer) {
+  const uint32_t type = pointer_type(storage, pointee);
+  const uint32_t id = out_.allocate_id();
+  if (initializer) {
+    out_.add_global(ir::make_instruction(Op::OpVariable, type, id, {ir::literal(static_cast<uint32_t>(storage)), ir::id(initializer)}));
+  } else {
+    out_.add_global(ir::make_instruction(Op::OpVariable, type, id, {ir::literal(static_cast<uint32_t>(storage))}));
+  }
+  const bool interface = out_.header.version >= 0x10400 || storage == StorageClass::Input;
+  if (interface) {
+    for (const EntryPoint& entry : in_.entry_points()) out_.add_entry_point_interface(entry.function->id(), id);
+  }
+  return id;
+}
+
+// The module's own variable for a built-in where it has one: an entry point
+// may not declare the same built-in twice.
+uint32_t Instrumenter::builtin_input(spv::BuiltIn builtin, bool vector) {
+  for (const ir::Instruction& i : in_.ir().globals) {
+    if (i.opcode() == Op::OpVariable && i.word(2) == static_cast<uint32_t>(StorageClass::Input) &&
+        in_.decoration(i.result_id(), spv::Decoration::BuiltIn) == static_cast<uint32_t>(builtin)) {
+      for (const EntryPoint& entry : in_.entry_points()) out_.add_entry_point_interface(entry.function->id(), i.result_id());
+      return i.result_id();
+    }
+  }
+  const uint32_t type = vector ? out_.find_or_add_global(Op::OpTypeVector, 0, {ir::id(uint_type()), ir::literal(3)}) : uint_type();
+  const uint32_t id = add_variable(StorageClass::Input, type);
+  decorate(id, spv::Decoration::BuiltIn, {static_cast<uint32_t>(builtin)});
+  return id;
+}
+
+void Instrumenter::make_log() {
+  const uint32_t u = uint_type();
+  const uint32_t records = out_.allocate_id();
+  out_.add_global(ir::make_instruction(Op::OpTypeRuntimeArray, 0, records, {ir::id(u)}));
+  decorate(records, spv::Decoration::ArrayStride, {4});
+  const uint32_t block = out_.allocate_id();
+  out_.add_global(ir::make_instruction(Op::OpTypeStruct, 0, block, {ir::id(u), ir::id(u), ir::id(records)}));
+  decorate(block, spv::Decoration::Block, {});
+  for (uint32_t m = 0; m < 3; ++m) {
+    out_.add_global(ir::make_instruction(Op::OpMemberDecorate, 0, 0,
+                                         {ir::id(block), ir::literal(m), ir::literal(static_cast<uint32_t>(spv::Decoration::Offset)), ir::literal(4 * m)}));
+  }
+  if (out_.header.version < 0x10300) {
+    out_.add_global(ir::make_instruction(Op::OpExtension, 0, 0, {ir::string("SPV_KHR_storage_buffer_storage_class")}));
+  }
+  log_ = add_variable(StorageClass::StorageBuffer, block);
+  decorate(log_, spv::Decoration::DescriptorSet, {result_.log_set});
+  decorate(log_, spv::Decoration::Binding, {0});
+  out_.add_global(ir::make_instruction(Op::OpName, 0, 0, {ir::id(log_), ir::string("klint_log")}));
+  epoch_ = add_variable(StorageClass::Private, u, constant(0));
+  out_.add_global(ir::make_instruction(Op::OpName, 0, 0, {ir::id(epoch_), ir::string("klint_epoch")}));
+  local_index_ = builtin_input(spv::BuiltIn::LocalInvocationIndex, false);
+  workgroup_id_ = builtin_input(spv::BuiltIn::WorkgroupId, true);
+  workgroups_ = builtin_input(spv::BuiltIn::NumWorkgroups, true);
+  for (const ir::Instruction& i : out_.globals) {
+    if (i.opcode() == Op::OpMemoryModel && i.word(1) == static_cast<uint32_t>(spv::MemoryModel::Vulkan)) {
+      atomic_scope_ = static_cast<uint32_t>(spv::Scope::QueueFamily);  // Device scope needs a capability of its own there
+    }
+  }
+}
+
+uint32_t Instrumenter::emit(Op op, uint32_t type, std::initializer_list<ir::NewOperand> operands) {
+  const uint32_t id = out_.allocate_id();
+  code_->push_back(ir::make_instruction(op, type, id, operands));
+  return id;
+}
+
+void Instrumenter::emit_void(Op op, std::initializer_list<ir::NewOperand> operands) {
+  code_->push_back(ir::make_instruction(op, 0, 0, operands));
+}
+
+// Any integer as a 32-bit unsigned one: signed indices keep their bits, so a
+// negative one becomes a huge index, which is out of range as it should be.
+uint32_t Instrumenter::as_uint(uint32_t value) {
+  const ir::Instruction* type = in_.def(in_.def(value) ? in_.def(value)->type_id() : 0);
+  if (!type || type->opcode() != Op::OpTypeInt) return value;
+  const uint32_t width = type->word(1);
+  const bool is_signed = type->word(2) != 0;
+  if (width == 32) return is_signed ? emit(Op::OpBitcast, uint_type(), {ir::id(value)}) : value;
+  if (is_signed) {
+    // SConvert keeps the sign (a negative index stays huge); then the bits.
+    const uint32_t int32 = out_.find_or_add_global(Op::OpTypeInt, 0, {ir::literal(32), ir::literal(1)});
+    return emit(Op::OpBitcast, uint_type(), {ir::id(emit(Op::OpSConvert, int32, {ir::id(value)}))});
+  }
+  return emit(Op::OpUConvert, uint_type(), {ir::id(value)});
+}
+
+uint32_t Instrumenter::load_builtin(uint32_t variable, bool vector) {
+  const ir::Instruction* var = in_.def(variable);
+  const uint32_t type = var ? pointee(var->type_id()) : (vector ? out_.find_or_add_global(Op::OpTypeVector, 0, {ir::id(uint_type()), ir::literal(3)}) : uint_type());
+  const uint32_t loaded = emit(Op::OpLoad, type, {ir::id(variable)});
+  const ir::Instruction* t = in_.def(type);
+  const bool is_signed = t && ((t->opcode() == Op::OpTypeInt && t->word(2)) ||
+                               (t->opcode() == Op::OpTypeVector && in_.def(t->word(1))->word(2)));
+  if (!is_signed) return loaded;
+  const uint32_t unsigned_type = vector ? out_.find_or_add_global(Op::OpTypeVector, 0, {ir::id(uint_type()), ir::literal(3)}) : uint_type();
+  return emit(Op::OpBitcast, unsigned_type, {ir::id(loaded)});
+}
+
+std::optional<Chain> Instrumenter::follow(uint32_t pointer) const {
+  const ir::Instruction* def = in_.def(pointer);
+  if (!def) return std::nullopt;
+  switch (def->opcode()) {
+    case Op::OpVariable:
+      return Chain{pointer, {}};
+    case Op::OpCopyObject:
+      return follow(def->word(2));
+    case Op::OpAccessChain:
+    case Op::OpInBoundsAccessChain: {
+      std::optional<Chain> chain = follow(def->word(2));
+      if (!chain) return std::nullopt;
+      for (size_t k = 3; k < def->operands().size(); ++k) chain->indices.push_back(def->word(k));
+      return chain;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+uint64_t Instrumenter::scalars(uint32_t type_id) const {
+  const ir::Instruction* t = in_.def(type_id);
+  if (!t) return 1;
+  switch (t->opcode()) {
+    case Op::OpTypeVector:
+    case Op::OpTypeMatrix:
+      return t->word(2) * scalars(t->word(1));
+    case Op::OpTypeArray:
+      return in_.constant_value(t->word(2)).value_or(0) * scalars(t->word(1));
+    case Op::OpTypeStruct: {
+      uint64_t total = 0;
+      for (size_t m = 1; m < t->operands().size(); ++m) total += scalars(t->word(m));
+      return total;
+    }
+    default:
+      return 1;
+  }
+}
+
+// Bytes of a scalar or vector in a buffer; nullopt for anything larger.
+std::optional<uint32_t> Instrumenter::bytes(uint32_t type_id) const {
+  const ir::Instruction* t = in_.def(type_id);
+  if (!t) return std::nullopt;
+  if (t->opcode() == Op::OpTypeInt || t->opcode() == Op::OpTypeFloat) return t->word(1) / 8;
+  if (t->opcode() == Op::OpTypeVector) {
+    std::optional<uint32_t> component = bytes(t->word(1));
+    if (component) return *component * t->word(2);
+  }
+  return std::nullopt;
+}
+
+// The barriers the insufficient-barrier rule calls sufficient: they make the
+// workgroup wait and order its workgroup memory. Semantics klint cannot read
+// count, as the rule trusts them.
+bool Instrumenter::orders_workgroup_memory(const ir::Instruction& barrier) const {
+  if (barrier.opcode() != Op::OpControlBarrier) return false;
+  std::optional<uint64_t> execution = in_.constant_value(barrier.word(0));
+  std::optional<uint64_t> semantics = in_.constant_value(barrier.word(2));
+  const bool wide = !execution || (*execution != static_cast<uint32_t>(spv::Scope::Subgroup) &&
+                                   *execution != static_cast<uint32_t>(spv::Scope::Invocation));
+  return wide && (!semantics || (*semantics & static_cast<uint32_t>(spv::MemorySemanticsMask::WorkgroupMemory)));
+}
+
+bool Instrumenter::element(const Chain& chain, bool storage, AccessSite& site, uint32_t* element,
+                           uint32_t* out_of_range, std::vector<uint32_t>* clamped, std::string* why) {
+  uint32_t type = pointee(in_.def(chain.variable)->type_id());
+  uint64_t offset = 0;
+  uint32_t sum = 0, mask = 0;  // ids of the dynamic part, 0 while there is none
+  std::optional<uint32_t> matrix_stride;
+  bool row_major = false;
+  for (uint32_t index : chain.indices) {
+    const ir::Instruction* t = in_.def(type);
+    const std::optional<uint64_t> fixed = in_.constant_value(index);
+    uint64_t stride = 0;
+    std::optional<uint64_t> length;
+    uint32_t next = 0;
+    switch (t ? t->opcode() : Op::OpNop) {
+      case Op::OpTypeStruct: {
+        if (!fixed) {
+          *why = "a struct member chosen at run time";
+          return false;
+        }
+        const uint32_t member = static_cast<uint32_t>(*fixed);
+        if (storage) {
+          std::optional<uint32_t> at = in_.member_decoration(type, member, spv::Decoration::Offset);
+          if (!at) {
+            *why = "a block member without an offset";
+            return false;
+          }
+          offset += *at;
+          matrix_stride = in_.member_decoration(type, member, spv::Decoration::MatrixStride);
+          row_major = in_.member_decoration(type, member, spv::Decoration::RowMajor).has_value();
+        } else {
+          for (uint32_t m = 0; m < member; ++m) offset += scalars(t->word(1 + m));
+        }
+        type = t->word(1 + member);
+        continue;
+      }
+      case Op::OpTypeArray:
+        length = in_.constant_value(t->word(2));
+        [[fallthrough]];
+      case Op::OpTypeRuntimeArray:
+        next = t->word(1);
+        if (storage) {
+          std::optional<uint32_t> array_stride = in_.decoration(type, spv::Decoration::ArrayStride);
+          if (!array_stride) {
+            *why = "an array without a stride";
+            return false;
+          }
+          stride = *array_stride;
+        } else {
+          stride = scalars(next);
+        }
+        break;
+      case Op::OpTypeVector:
+        next = t->word(1);
+        length = t->word(2);
+        stride = storage ? bytes(next).value_or(0) : 1;
+        break;
+      case Op::OpTypeMatrix:
+        next = t->word(1);
+        length = t->word(2);
+        if (storage && (!matrix_stride || row_major)) {
+          *why = "a row-major matrix";
+          return false;
+        }
+        stride = storage ? *matrix_stride : scalars(next);
+        break;
+      default:
+        *why = "an access chain into a type klint does not follow";
+        return false;
+    }
+    type = next;
+    if (fixed) {
+      offset += *fixed * stride;
+      clamped->push_back(index);
+      continue;
+    }
+    const uint32_t value = as_uint(index);
+    const uint32_t term = emit(Op::OpIMul, uint_type(), {ir::id(value), ir::id(constant(static_cast<uint32_t>(stride)))});
+    sum = sum ? emit(Op::OpIAdd, uint_type(), {ir::id(sum), ir::id(term)}) : term;
+    if (length && site.lengths.size() < 32) {
+      const uint32_t bit = 1u << site.lengths.size();
+      site.lengths.push_back(*length);
+      const uint32_t bad = emit(Op::OpUGreaterThanEqual, bool_type(),
+                                {ir::id(value), ir::id(constant(static_cast<uint32_t>(*length)))});
+      const uint32_t flag = emit(Op::OpSelect, uint_type(), {ir::id(bad), ir::id(constant(bit)), ir::id(constant(0))});
+      mask = mask ? emit(Op::OpBitwiseOr, uint_type(), {ir::id(mask), ir::id(flag)}) : flag;
+      const uint32_t last = constant(static_cast<uint32_t>(*length - 1));
+      clamped->push_back(emit(Op::OpSelect, uint_type(), {ir::id(bad), ir::id(last), ir::id(value)}));
+    } else {
+      clamped->push_back(index);
+    }
+  }
+  if (storage) {
+    std::optional<uint32_t> size = bytes(type);
+    if (!size) {
+      *why = "a store of a whole struct, array or matrix";
+      return false;
+    }
+    site.count = *size;
+  } else {
+    site.count = static_cast<uint32_t>(scalars(type));
+  }
+  const uint32_t base = constant(static_cast<uint32_t>(offset));
+  *element = !sum ? base : offset ? emit(Op::OpIAdd, uint_type(), {ir::id(sum), ir::id(base)}) : sum;
+  *out_of_range = mask ? mask : constant(0);
+  return true;
+}
+
+std::optional<uint32_t> Instrumenter::site_for(const ir::Instruction& access, uint32_t pointer, AccessKind kind,
+                                               uint32_t* element_id, uint32_t* out_of_range,
+                                               uint32_t* clamped_pointer) {
+  const std::optional<StorageClass> storage_class = in_.storage_class(pointer);
+  if (!storage_class) return std::nullopt;
+  const std::optional<Chain> chain = follow(pointer);
+  const Location location = in_.nearest_location(access);
+  auto skip = [&](const std::string& why) {
+    result_.skipped.push_back(location.file + ":" + std::to_string(location.line) + ": " + why);
+    return std::nullopt;
+  };
+  bool storage = false;
+  if (*storage_class == StorageClass::Workgroup) {
+    if (!chain) return skip("an access through a pointer klint cannot follow to its workgroup variable");
+  } else {
+    if (kind != AccessKind::Write || !chain) return std::nullopt;
+    const uint32_t block = pointee(in_.def(chain->variable)->type_id());
+    const bool buffer = *storage_class == StorageClass::StorageBuffer ||
+                        (*storage_class == StorageClass::Uniform && in_.has_decoration(block, spv::Decoration::BufferBlock));
+    if (!buffer) return std::nullopt;
+    storage = true;
+    kind = AccessKind::StorageWrite;
+  }
+
+  AccessSite site;
+  site.kind = kind;
+  site.location = location;
+  std::vector<uint32_t>& vars = storage ? storage_vars_ : workgroup_vars_;
+  auto known = std::find(vars.begin(), vars.end(), chain->variable);
+  site.target = static_cast<uint32_t>(known - vars.begin());
+  std::string why;
+  std::vector<uint32_t> clamped;
+  if (!element(*chain, storage, site, element_id, out_of_range, &clamped, &why)) return skip(why);
+  // An index out of range writes over whatever the driver keeps beside the
+  // array (lavapipe: its heap) and can end the run before the log shows why.
+  // The run goes on with the index clamped; the log keeps the real one.
+  *clamped_pointer = 0;
+  if (!storage && !site.lengths.empty()) {
+    const uint32_t id = out_.allocate_id();
+    std::vector<uint32_t> words{static_cast<uint32_t>(Op::OpAccessChain), in_.def(pointer)->type_id(), id, chain->variable};
+    words.insert(words.end(), clamped.begin(), clamped.end());
+    code_->push_back(instruction_from(words));
+    *clamped_pointer = id;
+  }
+  if (known == vars.end()) {
+    vars.push_back(chain->variable);
+    if (storage) {
+      std::string name = in_.name(chain->variable);
+      if (name.empty() || name.starts_with('%')) name = in_.name(pointee(in_.def(chain->variable)->type_id()));
+      result_.storage.push_back({in_.decoration(chain->variable, spv::Decoration::DescriptorSet).value_or(0),
+                                 in_.decoration(chain->variable, spv::Decoration::Binding).value_or(0), name});
+    } else {
+      const uint32_t type = pointee(in_.def(chain->variable)->type_id());
+      const ir::Instruction* t = in_.def(type);
+      const bool scalar_array = t->opcode() == Op::OpTypeArray && scalars(t->word(1)) == 1;
+      result_.workgroup.push_back({in_.name(chain->variable), scalars(type), scalar_array, in_.declaration(chain->variable)});
+    }
+  }
+  result_.sites.push_back(std::move(site));
+  return static_cast<uint32_t>(result_.sites.size() - 1);
+}
+
+// The access's 32-bit value as uint bits, or the constant 0.
+uint32_t Instrumenter::value_of(const ir::Instruction& access, AccessKind kind, AccessSite& site) {
+  uint32_t value = 0;
+  if (kind == AccessKind::Write || kind == AccessKind::StorageWrite) {
+    value = access.word(1);
+  } else if (access.result_id()) {
+    value = access.result_id();
+  } else if (access.opcode() == Op::OpAtomicStore) {
+    value = access.word(3);
+  }
+  const ir::Instruction* def = value ? in_.def(value) : nullptr;
+  const ir::Instruction* type = in_.def(def ? def->type_id() : access.type_id());
+  if (!type) return constant(0);
+  if (type->opcode() == Op::OpTypeBool) {
+    site.value = ValueType::Bool;
+    return emit(Op::OpSelect, uint_type(), {ir::id(value), ir::id(constant(1)), ir::id(constant(0))});
+  }
+  if ((type->opcode() != Op::OpTypeInt && type->opcode() != Op::OpTypeFloat) || type->word(1) != 32) return constant(0);
+  if (type->opcode() == Op::OpTypeFloat) {
+    site.value = ValueType::Float;
+  } else {
+    site.value = type->word(2) ? ValueType::Int : ValueType::Uint;
+    if (!type->word(2)) return value;
+  }
+  return emit(Op::OpBitcast, uint_type(), {ir::id(value)});
+}
+
+void Instrumenter::log(uint32_t site, uint32_t element, uint32_t value, uint32_t out_of_range) {
+  const uint32_t u = uint_type();
+  const uint32_t id = load_builtin(workgroup_id_, true);
+  const uint32_t n = load_builtin(workgroups_, true);
+  auto part = [&](uint32_t vector, uint32_t k) { return emit(Op::OpCompositeExtract, u, {ir::id(vector), ir::literal(k)}); };
+  const uint32_t z = emit(Op::OpIMul, u, {ir::id(part(id, 2)), ir::id(part(n, 1))});
+  const uint32_t yz = emit(Op::OpIMul, u, {ir::id(emit(Op::OpIAdd, u, {ir::id(part(id, 1)), ir::id(z)})), ir::id(part(n, 0))});
+  const uint32_t workgroup = emit(Op::OpIAdd, u, {ir::id(part(id, 0)), ir::id(yz)});
+  const uint32_t invocation = load_builtin(local_index_, false);
+  const uint32_t epoch = emit(Op::OpLoad, u, {ir::id(epoch_)});
+  const uint32_t word_pointer = pointer_type(StorageClass::StorageBuffer, u);
+  const uint32_t counter = emit(Op::OpAccessChain, word_pointer, {ir::id(log_), ir::id(constant(0))});
+  const uint32_t slot = emit(Op::OpAtomicIAdd, u, {ir::id(counter), ir::id(constant(atomic_scope_)), ir::id(constant(0)), ir::id(constant(1))});
+  const uint32_t fits = emit(Op::OpULessThan, bool_type(), {ir::id(slot), ir::id(constant(result_.capacity))});
+  const uint32_t record = emit(Op::OpSelect, u, {ir::id(fits), ir::id(slot), ir::id(constant(result_.capacity))});
+  const uint32_t base = emit(Op::OpIMul, u, {ir::id(record), ir::id(constant(kRecordWords))});
+  const uint32_t words[kRecordWords] = {constant(site), workgroup, invocation, element, epoch, value, out_of_range, constant(0)};
+  for (uint32_t k = 0; k < kRecordWords; ++k) {
+    const uint32_t at = k == 0 ? base : emit(Op::OpIAdd, u, {ir::id(base), ir::id(constant(k))});
+    const uint32_t pointer = emit(Op::OpAccessChain, word_pointer, {ir::id(log_), ir::id(constant(2)), ir::id(at)});
+    emit_void(Op::OpStore, {ir::id(pointer), ir::id(words[k])});
+  }
+}
+
+bool Instrumenter::run(std::string* error) {
+  uint32_t sets = 0;
+  for (const ir::Instruction& i : in_.ir().globals) {
+    if (i.opcode() == Op::OpDecorate && i.word(1) == static_cast<uint32_t>(spv::Decoration::DescriptorSet)) {
+      sets = std::max(sets, i.word(2) + 1);
+    }
+  }
+  if (sets >= kMaxSets) {
+    *error = "the kernel uses descriptor set " + std::to_string(sets - 1) + ", leaving none for klint's log";
+    return false;
+  }
+  result_.log_set = sets;
+  result_.capacity = options_.capacity;
+  make_log();
+
+  for (size_t f = 0; f < in_.functions().size(); ++f) {
+    for (size_t b = 0; b < in_.functions()[f].blocks.size(); ++b) {
+      const std::vector<ir::Instruction>& source = in_.functions()[f].blocks[b].instructions;
+      std::vector<ir::Instruction> rewritten;
+      rewritten.reserve(source.size());
+      for (const ir::Instruction& access : source) {
+        const uint32_t pointer = accessed_pointer(access);
+        if (access.opcode() == Op::OpCopyMemory || access.opcode() == Op::OpCopyMemorySized) {
+          if (in_.storage_class(access.word(0)) == StorageClass::Workgroup ||
+              in_.storage_class(access.word(1)) == StorageClass::Workgroup) {
+            const Location at = in_.nearest_location(access);
+            result_.skipped.push_back(at.file + ":" + std::to_string(at.line) + ": a memory copy");
+          }
+        }
+        if (!pointer) {
+          rewritten.push_back(access);
+          if (orders_workgroup_memory(access)) {
+            code_ = &rewritten;
+            const uint32_t before = emit(Op::OpLoad, uint_type(), {ir::id(epoch_)});
+            const uint32_t after = emit(Op::OpIAdd, uint_type(), {ir::id(before), ir::id(constant(1))});
+            emit_void(Op::OpStore, {ir::id(epoch_), ir::id(after)});
+          }
+          continue;
+        }
+        const AccessKind kind = is_atomic(access.opcode()) ? AccessKind::Atomic
+                                : access.opcode() == Op::OpLoad ? AccessKind::Read : AccessKind::Write;
+        std::vector<ir::Instruction> before, after;
+        code_ = &before;
+        uint32_t element = 0, out_of_range = 0, clamped_pointer = 0;
+        const std::optional<uint32_t> site = site_for(access, pointer, kind, &element, &out_of_range, &clamped_pointer);
+        if (!site) {
+          rewritten.push_back(access);
+          continue;
+        }
+        const bool logs_after = access.result_id() != 0;
+        code_ = logs_after ? &after : &before;
+        const uint32_t value = value_of(access, result_.sites[*site].kind, result_.sites[*site]);
+        log(*site, element, value, out_of_range);
+        rewritten.insert(rewritten.end(), before.begin(), before.end());
+        rewritten.push_back(clamped_pointer ? with_pointer(access, clamped_pointer) : access);
+        rewritten.insert(rewritten.end(), after.begin(), after.end());
+      }
+      out_.functions[f].blocks[b].instructions = std::move(rewritten);
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<Instrumented> instrument(std::span<const uint32_t> spirv, const ModuleOrigin& origin,
+                                       const InstrumentOptions& options, std::string* error) {
+  ir::DecodeError decode_error;
+  std::optional<ir::Module> decoded = ir::decode(spirv, &decode_error);
+  if (!decoded) {
+    *error = "cannot decode the module: " + decode_error.message;
+    return std::nullopt;
+  }
+  specialize(*decoded, options.specialization);
+  ModuleOrigin where = origin;
+  if (has_workgroup_pointer_parameters(::klint::Module(*decoded, origin))) {
+    std::optional<std::vector<uint32_t>> inlined = inline_calls(ir::encode(*decoded), decoded->header.version, error);
+    if (!inlined) return std::nullopt;
+    decoded = ir::decode(*inlined, &decode_error);
+    if (!decoded) {
+      *error = "cannot decode the inlined module: " + decode_error.message;
+      return std::nullopt;
+    }
+    where.assembly_lines.clear();  // instruction ordinals changed
+  }
+  const ::klint::Module in(*decoded, where);
+  ir::Module out = std::move(*decoded);
+  Instrumented result;
+  if (!Instrumenter(out, in, options, result).run(error)) return std::nullopt;
+  result.spirv = ir::encode(out);
+  return result;
+}
+
+BufferSpec log_buffer(const Instrumented& instrumented) {
+  BufferSpec buffer;
+  buffer.set = instrumented.log_set;
+  buffer.binding = 0;
+  buffer.kind = BufferKind::Storage;
+  buffer.name = "klint_log";
+  // One spare record past the capacity takes the records that do not fit.
+  buffer.data.assign((kLogHeaderWords + (size_t{instrumented.capacity} + 1) * kRecordWords) * 4, 0);
+  std::memcpy(buffer.data.data() + 4, &instrumented.capacity, 4);
+  return buffer;
+}
+
+}  // namespace klint::runner

@@ -1,0 +1,110 @@
+// Rewrites a kernel so that it logs every access to workgroup memory, and
+// every plain store to a storage buffer, into one extra storage buffer: the
+// debug output buffer a person would add by hand to see who touched what,
+// added by klint. runner/shadow.h reads the log back into findings.
+//
+// Each logged access is one record of kRecordWords words:
+//   site         which instruction (an index into Instrumented::sites)
+//   workgroup    the workgroup's linear index (x + y·nx + z·nx·ny)
+//   invocation   gl_LocalInvocationIndex
+//   element      workgroup memory: the first scalar the access touches, the
+//                variable flattened into scalars in declaration order;
+//                storage buffers: the byte offset in the binding
+//   epoch        how many barriers that order workgroup memory this
+//                invocation has passed (a control barrier of workgroup scope
+//                or wider whose semantics include WorkgroupMemory)
+//   value        the 32-bit value stored, loaded or returned by an atomic,
+//                as bits; 0 for other types
+//   out_of_range a bit per dynamic array index of the access chain that was
+//                at or past its array's length (bit 0: the first index)
+//   reserved     0
+//
+// Records go where an atomic counter says, so their order is one the device
+// really ran in: a write that a barrier makes visible to a read is logged
+// before it. When the log is full the counter goes on counting and the
+// records that do not fit all land in one spare record past the end, which
+// the reader ignores; a full log is a prefix of the run, and what it shows
+// still happened.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "analyzer/diagnostic.h"
+#include "analyzer/module.h"
+#include "runner/executor.h"
+
+namespace klint::runner {
+
+constexpr uint32_t kRecordWords = 8;
+// Words before the records: the counter and the capacity.
+constexpr uint32_t kLogHeaderWords = 2;
+
+enum class AccessKind : uint8_t {
+  Read,          // OpLoad from workgroup memory
+  Write,         // OpStore to workgroup memory
+  Atomic,        // an atomic on workgroup memory
+  StorageWrite,  // a plain OpStore to a storage buffer
+};
+
+enum class ValueType : uint8_t { None, Float, Int, Uint, Bool };
+
+// One instrumented instruction.
+struct AccessSite {
+  AccessKind kind = AccessKind::Read;
+  // Into Instrumented::workgroup for workgroup accesses, into
+  // Instrumented::storage for storage writes.
+  uint32_t target = 0;
+  uint32_t count = 0;  // scalars (workgroup) or bytes (storage) the access covers
+  ValueType value = ValueType::None;
+  Location location;   // the nearest source line
+  // The dynamic array lengths the access chain checks, in out_of_range bit order.
+  std::vector<uint64_t> lengths;
+};
+
+struct WorkgroupTarget {
+  std::string name;
+  uint64_t scalars = 0;  // the variable's size in scalars
+  bool scalar_array = false;  // an array of scalars, whose elements are its scalars
+  Location declaration;
+};
+
+struct StorageTarget {
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  std::string name;
+};
+
+struct InstrumentOptions {
+  uint32_t capacity = 1u << 18;  // records the log holds
+  // The values the pipeline will specialize the module with: array lengths
+  // and strides depend on them.
+  std::vector<SpecializationValue> specialization;
+};
+
+struct Instrumented {
+  std::vector<uint32_t> spirv;
+  std::vector<AccessSite> sites;
+  std::vector<WorkgroupTarget> workgroup;
+  std::vector<StorageTarget> storage;
+  uint32_t log_set = 0;  // the log's descriptor: a set no binding of the kernel uses, binding 0
+  uint32_t capacity = 0;
+  // Accesses left as they were, one line each, e.g. "line 12: a store through
+  // a pointer klint cannot follow to its variable".
+  std::vector<std::string> skipped;
+};
+
+// Instruments every function of `spirv` (a valid module). `origin` names the
+// file for locations, as klint::Module takes it. Fails with a reason for a
+// module it cannot decode, or one that already uses every descriptor set the
+// runner can give (eight).
+std::optional<Instrumented> instrument(std::span<const uint32_t> spirv, const ModuleOrigin& origin,
+                                       const InstrumentOptions& options, std::string* error);
+
+// The log buffer to add to the harness: zeroed, with its capacity in word 1.
+BufferSpec log_buffer(const Instrumented& instrumented);
+
+}  // namespace klint::runner

@@ -1,0 +1,133 @@
+#include "runner/observe.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+namespace klint::runner {
+
+namespace {
+
+Observation run_once(const Observations& o, const Harness& harness, const std::string& entry_point,
+                     const ObserveOptions& options, uint32_t subgroup_size) {
+  IsolateOptions isolate;
+  isolate.timeout_seconds = options.timeout_seconds;
+  isolate.execute.device_index = options.device_index;
+  if (subgroup_size) {
+    // Read by lavapipe when the loader loads it, which happens in the child.
+    isolate.in_child = [subgroup_size] {
+      setenv("LP_NATIVE_VECTOR_WIDTH", std::to_string(subgroup_size * 32).c_str(), 1);
+    };
+  }
+  IsolatedRun run = run_isolated(o.instrumented.spirv, entry_point, harness, isolate);
+  Observation observation;
+  observation.subgroup_size = subgroup_size;
+  observation.verdict = run.verdict;
+  observation.message = run.message;
+  observation.device = run.execution.device;
+  if (run.verdict != Verdict::Completed || run.execution.buffers.empty()) return observation;
+  observation.shadow = read_log(o.instrumented, run.execution.buffers.back().data);
+  run.execution.buffers.pop_back();
+  observation.buffers = std::move(run.execution.buffers);
+  for (GuardViolation& guard : run.execution.guard_violations) {
+    if (guard.name != "klint_log") observation.guard_violations.push_back(std::move(guard));
+  }
+  return observation;
+}
+
+bool is_lavapipe(const std::string& device) { return device.find("llvmpipe") != std::string::npos; }
+
+float as_float(uint32_t word) {
+  float f;
+  std::memcpy(&f, &word, 4);
+  return f;
+}
+
+}  // namespace
+
+std::optional<Observations> observe(const std::vector<uint32_t>& spirv, const ModuleOrigin& origin,
+                                    const std::string& entry_point, const Harness& harness,
+                                    const ObserveOptions& options, std::string* error) {
+  InstrumentOptions instrument_options = options.instrument;
+  instrument_options.specialization = harness.specialization;
+  std::optional<Instrumented> instrumented = instrument(spirv, origin, instrument_options, error);
+  if (!instrumented) return std::nullopt;
+  Observations o{std::move(*instrumented), {}};
+  if (const char* dump = std::getenv("KLINT_TMP_DUMP")) {
+    FILE* f = std::fopen(dump, "wb");
+    std::fwrite(o.instrumented.spirv.data(), 4, o.instrumented.spirv.size(), f);
+    std::fclose(f);
+  }
+  Harness with_log = harness;
+  with_log.buffers.push_back(log_buffer(o.instrumented));
+  // The first run says which device this is; only lavapipe takes a subgroup
+  // size from the environment.
+  const uint32_t first = options.subgroup_sizes.empty() ? 0 : options.subgroup_sizes.front();
+  o.runs.push_back(run_once(o, with_log, entry_point, options, first));
+  if (o.runs.front().verdict == Verdict::Completed && !is_lavapipe(o.runs.front().device)) {
+    o.runs.front().subgroup_size = 0;
+    return o;
+  }
+  for (size_t k = 1; k < options.subgroup_sizes.size(); ++k) {
+    o.runs.push_back(run_once(o, with_log, entry_point, options, options.subgroup_sizes[k]));
+  }
+  return o;
+}
+
+std::optional<OutputDifference> compare(const Harness& harness, const Observation& a, const Observation& b,
+                                        const std::vector<bool>& is_float) {
+  for (size_t k = 0; k < a.buffers.size() && k < b.buffers.size(); ++k) {
+    const std::vector<uint8_t>& x = a.buffers[k].data;
+    const std::vector<uint8_t>& y = b.buffers[k].data;
+    const std::vector<uint8_t>& initial = harness.buffers[k].data;
+    const bool floats = k < is_float.size() && is_float[k];
+    OutputDifference d;
+    d.buffer = k;
+    double max_diff = 0, sum_diff = 0, max_magnitude = 0;
+    bool unwritten = false, non_finite = false;
+    for (size_t w = 0; w * 4 + 4 <= std::min({x.size(), y.size(), initial.size()}); ++w) {
+      uint32_t wx, wy, wi;
+      std::memcpy(&wx, &x[w * 4], 4);
+      std::memcpy(&wy, &y[w * 4], 4);
+      std::memcpy(&wi, &initial[w * 4], 4);
+      if (wx == wy) continue;
+      double diff = 0;
+      if (floats) {
+        const double fx = as_float(wx), fy = as_float(wy);
+        if (std::isfinite(fx) && std::isfinite(fy)) {
+          diff = std::fabs(fx - fy);
+          if (diff <= 1e-5 * std::max({std::fabs(fx), std::fabs(fy), 1e-30})) continue;
+          max_magnitude = std::max({max_magnitude, std::fabs(fx), std::fabs(fy)});
+        } else {
+          non_finite |= (wx != wi && !std::isfinite(fx)) || (wy != wi && !std::isfinite(fy));
+        }
+      }
+      if (d.words++ == 0) {
+        d.first_word = w;
+        d.a = wx;
+        d.b = wy;
+      }
+      unwritten |= wx == wi || wy == wi;
+      max_diff = std::max(max_diff, diff);
+      sum_diff += diff;
+    }
+    if (d.words == 0) continue;
+    if (unwritten) {
+      d.symptom = "never written in one of the runs";
+    } else if (non_finite) {
+      d.symptom = "NaN or Inf";
+    } else if (floats && max_diff <= 1e-2 * std::max(max_magnitude, 1.0)) {
+      d.symptom = fmt::format("close but wrong (max difference {:.2g}, mean {:.2g})", max_diff, sum_diff / d.words);
+    } else if (floats) {
+      d.symptom = fmt::format("completely wrong (max difference {:.2g}, mean {:.2g})", max_diff, sum_diff / d.words);
+    } else {
+      d.symptom = "completely wrong";
+    }
+    return d;
+  }
+  return std::nullopt;
+}
+
+}  // namespace klint::runner

@@ -1,0 +1,68 @@
+// Runs a kernel instrumented (runner/instrument.h), once per subgroup size the
+// device can be given, and keeps what each run showed: its verdict, the
+// shadow-memory findings and the buffers it left. What a finding needs to be
+// confirmed is read from these observations (driver/confirm.h).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runner/executor.h"
+#include "runner/instrument.h"
+#include "runner/isolate.h"
+#include "runner/shadow.h"
+
+namespace klint::runner {
+
+struct Observation {
+  // The subgroup size the run was given (lavapipe's LP_NATIVE_VECTOR_WIDTH / 32),
+  // 0 when the device chose it.
+  uint32_t subgroup_size = 0;
+  Verdict verdict = Verdict::Failed;
+  std::string message;  // the verdict in words
+  std::string device;
+  ShadowReport shadow;
+  std::vector<BufferResult> buffers;  // the kernel's own buffers, in the harness's order
+  std::vector<GuardViolation> guard_violations;
+};
+
+struct ObserveOptions {
+  double timeout_seconds = 10;
+  std::optional<uint32_t> device_index;
+  // Subgroup sizes to try on lavapipe, each a separate run. Other devices run
+  // once at the size they choose.
+  std::vector<uint32_t> subgroup_sizes{4, 8, 16};
+  InstrumentOptions instrument;
+};
+
+struct Observations {
+  Instrumented instrumented;
+  std::vector<Observation> runs;
+};
+
+// Instruments the module and runs it. Fails with a reason when it cannot be
+// instrumented; a run that fails, times out or crashes is an observation.
+std::optional<Observations> observe(const std::vector<uint32_t>& spirv, const ModuleOrigin& origin,
+                                    const std::string& entry_point, const Harness& harness,
+                                    const ObserveOptions& options, std::string* error);
+
+// A difference between the outputs of two runs, classified as the seeds'
+// debugging walkthrough does.
+struct OutputDifference {
+  size_t buffer = 0;       // into Observation::buffers
+  size_t first_word = 0;   // the first word that differs
+  size_t words = 0;        // how many differ
+  uint32_t a = 0, b = 0;   // the first differing word in each run
+  std::string symptom;     // "never written", "NaN or Inf", "close but wrong (max ..., mean ...)", "completely wrong (...)"
+};
+
+// Compares two runs' buffers word by word; floats (`is_float[buffer]`) within
+// a relative 1e-5 of each other count as equal, since a different subgroup
+// size may sum in a different order. A word that still holds what the harness
+// put there is one the run never wrote.
+std::optional<OutputDifference> compare(const Harness& harness, const Observation& a, const Observation& b,
+                                        const std::vector<bool>& is_float);
+
+}  // namespace klint::runner

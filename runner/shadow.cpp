@@ -1,0 +1,278 @@
+#include "runner/shadow.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+#include <tuple>
+#include <unordered_map>
+
+namespace klint::runner {
+
+namespace {
+
+constexpr uint32_t kNone = UINT32_MAX;
+constexpr size_t kMaxFindings = 64;
+
+// The accesses to one element in its current epoch. Remembering two of each
+// sort, by different invocations, is enough: any invocation but one of them
+// conflicts with at least one.
+struct Seen {
+  std::array<uint32_t, 2> records{kNone, kNone};
+  void add(uint32_t record, const std::vector<AccessRecord>& log) {
+    if (records[0] == kNone) {
+      records[0] = record;
+    } else if (records[1] == kNone && log[records[0]].invocation != log[record].invocation) {
+      records[1] = record;
+    }
+  }
+  // A record by an invocation other than `invocation`, or kNone.
+  uint32_t other(uint32_t invocation, const std::vector<AccessRecord>& log) const {
+    for (uint32_t r : records) {
+      if (r != kNone && log[r].invocation != invocation) return r;
+    }
+    return kNone;
+  }
+  bool by(uint32_t invocation, const std::vector<AccessRecord>& log) const {
+    return std::any_of(records.begin(), records.end(),
+                       [&](uint32_t r) { return r != kNone && log[r].invocation == invocation; });
+  }
+};
+
+struct Cell {
+  uint32_t epoch = 0;
+  bool written_before = false;  // in an earlier epoch
+  // A read of an element none had written, held until the epoch ends: a write
+  // by another invocation later in the epoch makes it a race instead.
+  uint32_t unwritten_read = kNone;
+  uint32_t unwritten_element = 0;
+  Seen reads, writes, atomics;
+};
+
+struct Key {
+  uint32_t workgroup, target, element;
+  bool operator==(const Key&) const = default;
+};
+struct KeyHash {
+  size_t operator()(const Key& k) const {
+    return (size_t{k.workgroup} * 0x9E3779B97F4A7C15ull) ^ (size_t{k.target} << 40) ^ k.element;
+  }
+};
+
+struct Writer {
+  uint32_t record;
+};
+
+class Reader {
+ public:
+  Reader(const Instrumented& instrumented, const std::vector<AccessRecord>& log, ShadowReport& report)
+      : in_(instrumented), log_(log), report_(report) {}
+
+  void access(uint32_t r) {
+    const AccessRecord& a = log_[r];
+    const AccessSite& site = in_.sites[a.site];
+    if (site.kind == AccessKind::StorageWrite) return storage_write(r);
+    const WorkgroupTarget& target = in_.workgroup[site.target];
+    if (a.out_of_range || uint64_t{a.element} + site.count > target.scalars) {
+      return add({ShadowKind::OutOfRange, {}, a, a.element}, a.site, a.site);
+    }
+    for (uint32_t e = a.element; e < a.element + site.count; ++e) scalar(r, e);
+  }
+
+ private:
+  void scalar(uint32_t r, uint32_t element) {
+    const AccessRecord& a = log_[r];
+    const AccessSite& site = in_.sites[a.site];
+    Cell& cell = cells_[{a.workgroup, site.target, element}];
+    if (a.epoch > cell.epoch) {
+      flush(cell);
+      cell.written_before |= cell.writes.records[0] != kNone || cell.atomics.records[0] != kNone;
+      cell.epoch = a.epoch;
+      cell.reads = cell.writes = cell.atomics = Seen{};
+    }
+    uint32_t conflict = cell.writes.other(a.invocation, log_);
+    if (site.kind == AccessKind::Write && conflict == kNone) conflict = cell.reads.other(a.invocation, log_);
+    if (site.kind != AccessKind::Atomic && conflict == kNone) conflict = cell.atomics.other(a.invocation, log_);
+    if (site.kind == AccessKind::Atomic && conflict == kNone) conflict = cell.reads.other(a.invocation, log_);
+    if (conflict != kNone) {
+      add({ShadowKind::Race, log_[conflict], a, element}, log_[conflict].site, a.site);
+      cell.unwritten_read = kNone;
+    } else if (site.kind != AccessKind::Write && !cell.written_before && !cell.writes.by(a.invocation, log_) &&
+               !cell.atomics.by(a.invocation, log_) && cell.unwritten_read == kNone) {
+      cell.unwritten_read = r;
+      cell.unwritten_element = element;
+    }
+    (site.kind == AccessKind::Read ? cell.reads : site.kind == AccessKind::Write ? cell.writes : cell.atomics).add(r, log_);
+  }
+
+  // Reports the read of an unwritten element the epoch ended with.
+  void flush(Cell& cell) {
+    if (cell.unwritten_read == kNone) return;
+    const AccessRecord& a = log_[cell.unwritten_read];
+    pending_.push_back({ShadowKind::UninitializedRead, {}, a, cell.unwritten_element});
+    pending_records_.push_back(cell.unwritten_read);
+    cell.unwritten_read = kNone;
+  }
+
+ public:
+  // After the last record: the reads still held, in log order.
+  void finish() {
+    for (auto& [key, cell] : cells_) flush(cell);
+    std::vector<size_t> order(pending_.size());
+    for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return pending_records_[a] < pending_records_[b]; });
+    for (size_t k : order) add(pending_[k], pending_[k].second.site, pending_[k].second.site);
+  }
+
+ private:
+  void storage_write(uint32_t r) {
+    const AccessRecord& a = log_[r];
+    const AccessSite& site = in_.sites[a.site];
+    for (uint32_t word = a.element / 4; word <= (a.element + site.count - 1) / 4; ++word) {
+      auto [it, fresh] = writers_.try_emplace({0, site.target, word}, Writer{r});
+      if (fresh) continue;
+      const AccessRecord& before = log_[it->second.record];
+      const bool same_invocation = before.workgroup == a.workgroup && before.invocation == a.invocation;
+      const bool ordered = before.workgroup == a.workgroup && before.epoch < a.epoch;
+      if (!same_invocation && !ordered) {
+        add({ShadowKind::OverlappingWrite, before, a, word * 4}, before.site, a.site);
+      }
+      it->second.record = r;
+    }
+  }
+
+  void add(ShadowFinding finding, uint32_t site_a, uint32_t site_b) {
+    if (report_.findings.size() >= kMaxFindings) return;
+    if (!reported_.insert({finding.kind, std::min(site_a, site_b), std::max(site_a, site_b)}).second) return;
+    report_.findings.push_back(finding);
+  }
+
+  const Instrumented& in_;
+  const std::vector<AccessRecord>& log_;
+  ShadowReport& report_;
+  std::unordered_map<Key, Cell, KeyHash> cells_;
+  std::unordered_map<Key, Writer, KeyHash> writers_;
+  std::set<std::tuple<ShadowKind, uint32_t, uint32_t>> reported_;
+  std::vector<ShadowFinding> pending_;
+  std::vector<uint32_t> pending_records_;
+};
+
+std::string value_text(ValueType type, uint32_t bits) {
+  switch (type) {
+    case ValueType::Float: {
+      float f;
+      std::memcpy(&f, &bits, 4);
+      return fmt::format("{:g}", f);
+    }
+    case ValueType::Int:
+      return std::to_string(static_cast<int32_t>(bits));
+    case ValueType::Uint:
+      return std::to_string(bits);
+    case ValueType::Bool:
+      return bits ? "true" : "false";
+    case ValueType::None:
+      break;
+  }
+  return "";
+}
+
+std::string where(const AccessSite& site) {
+  return site.location.has_line() ? fmt::format("{}:{}", site.location.file, site.location.line) : site.location.file;
+}
+
+}  // namespace
+
+ShadowReport read_log(const Instrumented& instrumented, std::span<const uint8_t> bytes) {
+  ShadowReport report;
+  auto word = [&](size_t k) {
+    uint32_t w = 0;
+    if ((k + 1) * 4 <= bytes.size()) std::memcpy(&w, bytes.data() + k * 4, 4);
+    return w;
+  };
+  report.accesses = word(0);
+  const size_t capacity = std::min<size_t>(instrumented.capacity, (bytes.size() / 4 - kLogHeaderWords) / kRecordWords);
+  report.truncated = report.accesses > capacity;
+  const size_t count = std::min<size_t>(report.accesses, capacity);
+  std::vector<AccessRecord> log;
+  log.reserve(count);
+  for (size_t r = 0; r < count; ++r) {
+    const size_t at = kLogHeaderWords + r * kRecordWords;
+    AccessRecord record{word(at), word(at + 1), word(at + 2), word(at + 3), word(at + 4), word(at + 5), word(at + 6)};
+    if (record.site >= instrumented.sites.size()) continue;  // never written: the kernel cannot name a site klint did not make
+    log.push_back(record);
+  }
+  Reader reader(instrumented, log, report);
+  for (uint32_t r = 0; r < log.size(); ++r) reader.access(r);
+  reader.finish();
+  return report;
+}
+
+std::string_view to_string(ShadowKind kind) {
+  switch (kind) {
+    case ShadowKind::Race: return "race";
+    case ShadowKind::UninitializedRead: return "uninitialized read";
+    case ShadowKind::OutOfRange: return "out of range";
+    case ShadowKind::OverlappingWrite: return "overlapping write";
+  }
+  return "";
+}
+
+std::string describe(const Instrumented& in, const ShadowFinding& f) {
+  const AccessSite& second = in.sites[f.second.site];
+  auto element = [&](const AccessSite& site, uint32_t e) {
+    if (site.kind == AccessKind::StorageWrite) return fmt::format("byte {} of '{}'", e, in.storage[site.target].name);
+    const WorkgroupTarget& t = in.workgroup[site.target];
+    return t.scalar_array ? fmt::format("{}[{}]", t.name, e) : fmt::format("scalar {} of '{}'", e, t.name);
+  };
+  auto verb = [](const AccessSite& site) {
+    switch (site.kind) {
+      case AccessKind::Read: return "reads";
+      case AccessKind::Write: case AccessKind::StorageWrite: return "writes";
+      case AccessKind::Atomic: return "updates atomically";
+    }
+    return "";
+  };
+  auto value = [&](const AccessSite& site, uint32_t bits) {
+    std::string v = value_text(site.value, bits);
+    if (v.empty()) return std::string();
+    return fmt::format(" ({} {})", site.kind == AccessKind::Read ? "saw" : "value", v);
+  };
+  auto who = [](const AccessRecord& r) { return fmt::format("invocation {}", r.invocation); };
+  switch (f.kind) {
+    case ShadowKind::Race: {
+      const AccessSite& first = in.sites[f.first.site];
+      return fmt::format("race on {} in workgroup {}: {} {} it at {}{} and {} {} it at {}{} with no barrier between",
+                         element(second, f.element), f.second.workgroup, who(f.first), verb(first), where(first),
+                         value(first, f.first.value), who(f.second), verb(second), where(second),
+                         value(second, f.second.value));
+    }
+    case ShadowKind::UninitializedRead:
+      return fmt::format("uninitialized read of {} in workgroup {}: {} reads it at {}{} before any invocation wrote it",
+                         element(second, f.element), f.second.workgroup, who(f.second), where(second),
+                         value(second, f.second.value));
+    case ShadowKind::OutOfRange: {
+      const WorkgroupTarget& t = in.workgroup[second.target];
+      std::string index;
+      for (size_t bit = 0; bit < second.lengths.size(); ++bit) {
+        if (f.second.out_of_range & (1u << bit)) {
+          index = fmt::format("an index at or past {}, the length of", second.lengths[bit]);
+          break;
+        }
+      }
+      if (index.empty()) index = fmt::format("scalar {} of the {} of", f.element, t.scalars);
+      return fmt::format("index out of range in workgroup {}: {} {} {} '{}' at {}", f.second.workgroup,
+                         who(f.second), verb(second), index, t.name, where(second));
+    }
+    case ShadowKind::OverlappingWrite: {
+      const AccessSite& first = in.sites[f.first.site];
+      return fmt::format("overlapping writes to {}: invocation {} of workgroup {} at {}{} and invocation {} of workgroup {} at {}{}",
+                         element(second, f.element), f.first.invocation, f.first.workgroup, where(first),
+                         value(first, f.first.value), f.second.invocation, f.second.workgroup, where(second),
+                         value(second, f.second.value));
+    }
+  }
+  return "";
+}
+
+}  // namespace klint::runner

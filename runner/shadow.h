@@ -1,0 +1,64 @@
+// Reads the access log of an instrumented run (runner/instrument.h) as shadow
+// memory: per element of each workgroup variable, who wrote it last and in
+// which barrier epoch. From that come the findings a static rule can only
+// suspect, each with the accesses that show it:
+//
+//   race                two invocations of one workgroup touch an element in
+//                       the same epoch (no barrier that orders workgroup
+//                       memory between them), at least one writing, not
+//                       both atomically
+//   uninitialized read  a read of an element that no invocation wrote in an
+//                       earlier epoch and the reader did not write itself
+//   out of range        an array index at or past the array's length
+//   overlapping write   two invocations store to one word of a storage
+//                       buffer, from different workgroups or in one epoch
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "runner/instrument.h"
+
+namespace klint::runner {
+
+struct AccessRecord {
+  uint32_t site = 0;
+  uint32_t workgroup = 0;
+  uint32_t invocation = 0;  // gl_LocalInvocationIndex
+  uint32_t element = 0;
+  uint32_t epoch = 0;
+  uint32_t value = 0;
+  uint32_t out_of_range = 0;
+};
+
+enum class ShadowKind { Race, UninitializedRead, OutOfRange, OverlappingWrite };
+
+struct ShadowFinding {
+  ShadowKind kind = ShadowKind::Race;
+  // For races and overlapping writes, the earlier access; unused otherwise.
+  AccessRecord first;
+  // The access that shows the problem: the later of a race, the read, the
+  // access out of range.
+  AccessRecord second;
+  uint32_t element = 0;  // the scalar (workgroup) or byte offset (storage) both touch
+};
+
+struct ShadowReport {
+  std::vector<ShadowFinding> findings;  // in log order; one per kind and pair of sites
+  uint64_t accesses = 0;                // records the kernel logged, those past the capacity included
+  bool truncated = false;               // the log was full
+};
+
+// `log` is the log buffer's bytes after the run.
+ShadowReport read_log(const Instrumented& instrumented, std::span<const uint8_t> log);
+
+// One line, e.g. "race on tile[1] in workgroup 0: invocation 1 writes it at
+// neighbour.comp:9 (value 0.25) and invocation 0 reads it at neighbour.comp:11
+// (saw 0) with no barrier between".
+std::string describe(const Instrumented& instrumented, const ShadowFinding& finding);
+
+std::string_view to_string(ShadowKind kind);  // "race", "uninitialized read", ...
+
+}  // namespace klint::runner

@@ -1,0 +1,226 @@
+// Instrumented runs on lavapipe: the log of workgroup-memory and storage
+// accesses read back as races, uninitialized reads, indices out of range and
+// overlapping writes, and silence for kernels that have none.
+#include <gtest/gtest.h>
+
+#include "runner/harness.h"
+#include "runner/instrument.h"
+#include "runner/isolate.h"
+#include "runner/observe.h"
+#include "runner/shadow.h"
+#include "reflect/reflection.h"
+#include "tests/runner/kernels.h"
+#include "validate/spirv_val.h"
+
+namespace klint::runner {
+namespace {
+
+using testing::spirv_from_glsl;
+
+struct ShadowRun {
+  Instrumented instrumented;
+  ShadowReport report;
+  std::vector<std::string> lines;  // describe() of each finding
+};
+
+ShadowRun shadow_run(const std::string& source, std::array<uint32_t, 3> grid = {1, 1, 1}) {
+  ShadowRun run;
+  const std::vector<uint32_t> spirv = spirv_from_glsl(source);
+  std::string error;
+  std::optional<Instrumented> instrumented = instrument(spirv, ModuleOrigin{"test.comp", {}}, {}, &error);
+  EXPECT_TRUE(instrumented) << error;
+  if (!instrumented) return run;
+  run.instrumented = std::move(*instrumented);
+  for (const ValidationMessage& m : validate_spirv(run.instrumented.spirv, SPV_ENV_VULKAN_1_3)) {
+    ADD_FAILURE() << "instrumented module is invalid: " << m.message;
+  }
+  std::optional<reflect::ModuleReflection> reflection = reflect::reflect_module(spirv, &error);
+  EXPECT_TRUE(reflection) << error;
+  if (!reflection) return run;
+  HarnessOptions options;
+  options.grid = grid;
+  std::optional<Harness> harness = default_harness(reflection->entry_points[0], options, &error);
+  EXPECT_TRUE(harness) << error;
+  if (!harness) return run;
+  harness->buffers.push_back(log_buffer(run.instrumented));
+  IsolatedRun result = run_isolated(run.instrumented.spirv, "main", *harness, {});
+  EXPECT_EQ(result.verdict, Verdict::Completed) << result.message;
+  if (result.verdict != Verdict::Completed) return run;
+  run.report = read_log(run.instrumented, result.execution.buffers.back().data);
+  for (const ShadowFinding& f : run.report.findings) run.lines.push_back(describe(run.instrumented, f));
+  return run;
+}
+
+TEST(Shadow, NeighbourReadBeforeTheBarrierIsARace) {
+  ShadowRun run = shadow_run(R"(#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { float x[]; };
+shared float tile[64];
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    tile[tid] = x[gl_GlobalInvocationID.x];
+    float right = tid + 1 < 64 ? tile[tid + 1] : 0.0;
+    barrier();
+    x[gl_GlobalInvocationID.x] = tile[tid] + right;
+}
+)");
+  ASSERT_EQ(run.lines.size(), 1u) << ::testing::PrintToString(run.lines);
+  const ShadowFinding& f = run.report.findings[0];
+  EXPECT_EQ(f.kind, ShadowKind::Race);
+  EXPECT_EQ(run.instrumented.sites[f.first.site].location.line, 7u);
+  EXPECT_EQ(run.instrumented.sites[f.second.site].location.line, 8u);
+  EXPECT_NE(f.first.invocation, f.second.invocation);
+  EXPECT_EQ(f.first.invocation, f.second.invocation + 1) << run.lines[0];
+  EXPECT_EQ(f.element, f.first.invocation);
+  EXPECT_FALSE(run.report.truncated);
+}
+
+// A tree reduction with a barrier per step, shared atomics, and a loop whose
+// iterations are ordered by barriers: nothing to report.
+TEST(Shadow, CorrectKernelsAreSilent) {
+  ShadowRun run = shadow_run(R"(#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { float x[]; };
+layout(binding = 1) buffer Sums { float sums[]; };
+shared float partial[64];
+shared uint count;
+shared float tile[64];
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    if (tid == 0) count = 0;
+    partial[tid] = x[gl_GlobalInvocationID.x];
+    barrier();
+    atomicAdd(count, 1u);
+    for (uint s = 32; s > 0; s >>= 1) {
+        if (tid < s) partial[tid] += partial[tid + s];
+        barrier();
+    }
+    for (uint k = 0; k < 4; ++k) {
+        tile[tid] = float(k) + partial[0];
+        barrier();
+        x[gl_GlobalInvocationID.x] += tile[(tid + 1) % 64];
+        barrier();
+    }
+    if (tid == 0) sums[gl_WorkGroupID.x] = partial[0] + float(count);
+}
+)", {2, 1, 1});
+  EXPECT_TRUE(run.lines.empty()) << ::testing::PrintToString(run.lines);
+  EXPECT_GT(run.report.accesses, 64u * 2 * 10);
+}
+
+TEST(Shadow, ReadOfAnElementNoOneWroteIsUninitialized) {
+  ShadowRun run = shadow_run(R"(#version 450
+layout(local_size_x = 32) in;
+layout(binding = 0) buffer Data { float x[]; };
+shared float tile[64];
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    tile[tid] = x[tid];
+    barrier();
+    x[tid] = tile[tid + 32];
+}
+)");
+  ASSERT_EQ(run.lines.size(), 1u) << ::testing::PrintToString(run.lines);
+  EXPECT_EQ(run.report.findings[0].kind, ShadowKind::UninitializedRead);
+  EXPECT_EQ(run.report.findings[0].element, 32u + run.report.findings[0].second.invocation);
+  EXPECT_EQ(run.instrumented.sites[run.report.findings[0].second.site].location.line, 9u);
+}
+
+// The store past the array would overwrite the driver's memory; the run goes
+// on with the index clamped and the log keeps the real one.
+TEST(Shadow, IndexPastTheArrayIsOutOfRangeAndTheRunCompletes) {
+  ShadowRun run = shadow_run(R"(#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { float x[]; };
+shared float slots[8];
+void main() {
+    slots[gl_LocalInvocationID.x * 4096] = 1.0;
+    barrier();
+    x[gl_LocalInvocationID.x] = slots[0];
+}
+)");
+  ASSERT_EQ(run.lines.size(), 1u) << ::testing::PrintToString(run.lines);
+  EXPECT_EQ(run.report.findings[0].kind, ShadowKind::OutOfRange);
+  EXPECT_EQ(run.report.findings[0].second.invocation, 1u);
+  EXPECT_NE(run.lines[0].find("at or past 8"), std::string::npos) << run.lines[0];
+}
+
+TEST(Shadow, TwoWorkgroupsStoringOneElementOverlap) {
+  ShadowRun run = shadow_run(R"(#version 450
+layout(local_size_x = 16) in;
+layout(binding = 0) buffer Data { float x[]; };
+void main() {
+    for (uint i = gl_GlobalInvocationID.x; i < 64; i += gl_WorkGroupSize.x) x[i] = float(i);
+}
+)", {2, 1, 1});
+  ASSERT_EQ(run.lines.size(), 1u) << ::testing::PrintToString(run.lines);
+  const ShadowFinding& f = run.report.findings[0];
+  EXPECT_EQ(f.kind, ShadowKind::OverlappingWrite);
+  EXPECT_NE(f.first.workgroup, f.second.workgroup);
+  EXPECT_EQ(f.element % 4, 0u);
+}
+
+TEST(Shadow, AFullLogStillShowsWhatItHolds) {
+  const std::vector<uint32_t> spirv = spirv_from_glsl(R"(#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { float x[]; };
+shared float tile[64];
+void main() {
+    tile[gl_LocalInvocationID.x] = 1.0;
+    x[gl_LocalInvocationID.x] = tile[(gl_LocalInvocationID.x + 1) % 64];
+}
+)");
+  InstrumentOptions options;
+  options.capacity = 70;
+  std::string error;
+  std::optional<Instrumented> in = instrument(spirv, ModuleOrigin{"test.comp", {}}, options, &error);
+  ASSERT_TRUE(in) << error;
+  Harness harness;
+  harness.buffers.push_back({0, 0, BufferKind::Storage, "Data", std::vector<uint8_t>(4 * 64, 0)});
+  harness.buffers.push_back(log_buffer(*in));
+  IsolatedRun result = run_isolated(in->spirv, "main", harness, {});
+  ASSERT_EQ(result.verdict, Verdict::Completed) << result.message;
+  ShadowReport report = read_log(*in, result.execution.buffers.back().data);
+  EXPECT_TRUE(report.truncated);
+  EXPECT_EQ(report.accesses, 64u * 3);
+  EXPECT_TRUE(result.execution.guard_violations.empty());
+}
+
+}  // namespace
+}  // namespace klint::runner
+
+namespace klint::runner {
+namespace {
+
+TEST(Observe, EachRunOnLavapipeHasTheSubgroupSizeItAskedFor) {
+  const std::vector<uint32_t> spirv = spirv_from_glsl(R"(#version 450
+#extension GL_KHR_shader_subgroup_basic : require
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Out { uint v[]; };
+void main() { v[gl_GlobalInvocationID.x] = gl_SubgroupSize; }
+)");
+  Harness harness;
+  harness.buffers.push_back({0, 0, BufferKind::Storage, "Out", std::vector<uint8_t>(4 * 64, 0)});
+  std::string error;
+  std::optional<Observations> o = observe(spirv, ModuleOrigin{"test.comp", {}}, "main", harness, {}, &error);
+  ASSERT_TRUE(o) << error;
+  if (o->runs.front().device.find("llvmpipe") == std::string::npos) GTEST_SKIP() << "not lavapipe";
+  ASSERT_EQ(o->runs.size(), 3u);
+  for (const Observation& run : o->runs) {
+    ASSERT_EQ(run.verdict, Verdict::Completed) << run.message;
+    ASSERT_EQ(run.buffers.size(), 1u);
+    EXPECT_EQ(testing::word(run.buffers[0].data, 0), run.subgroup_size);
+    EXPECT_EQ(testing::word(run.buffers[0].data, 63), run.subgroup_size);
+  }
+  EXPECT_EQ(o->runs[0].subgroup_size, 4u);
+  EXPECT_EQ(o->runs[2].subgroup_size, 16u);
+  std::optional<OutputDifference> d = compare(harness, o->runs[0], o->runs[2], {false});
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->words, 64u);
+  EXPECT_EQ(d->a, 4u);
+  EXPECT_EQ(d->b, 16u);
+  EXPECT_EQ(d->symptom, "completely wrong");
+}
+
+}  // namespace
+}  // namespace klint::runner
