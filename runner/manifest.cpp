@@ -38,6 +38,12 @@ struct Context {
   std::string for_shape() const { return shape.empty() ? "" : " for shape " + describe_shape(shape); }
 };
 
+// "a uint", "an int": types in messages.
+std::string a_type(std::string_view type) {
+  const bool vowel = !type.empty() && std::string_view("aeiou").find(type[0]) != std::string_view::npos;
+  return fmt::format("{} {}", vowel ? "an" : "a", type);
+}
+
 // A scalar type as reflection spells it, as far as it can be written from a number.
 struct ScalarType {
   bool is_float = false;
@@ -238,16 +244,16 @@ bool write_push_constants(const Context& context, const reflect::EntryPoint& ent
     }
     std::optional<ScalarType> type = scalar_type(member->type);
     if (!type) {
-      return context.fail(setting.name_at, fmt::format("push constant '{}' is a {}: the manifest sets scalar "
+      return context.fail(setting.name_at, fmt::format("push constant '{}' is {}: the manifest sets scalar "
                                                        "members only",
-                                                       setting.name, member->type));
+                                                       setting.name, a_type(member->type)));
     }
     std::optional<Number> value = context.evaluate(setting.value, setting.value_at);
     if (!value) return false;
     std::string why;
     if (!encode(*value, *type, harness.push_constants.data() + member->offset, &why)) {
-      return context.fail(setting.value_at, fmt::format("push constant '{}' is a {}: {}{}", setting.name,
-                                                        member->type, why, context.for_shape()));
+      return context.fail(setting.value_at, fmt::format("push constant '{}' is {}: {}{}", setting.name,
+                                                        a_type(member->type), why, context.for_shape()));
     }
     named[member - block.members.begin()] = true;
   }
@@ -295,12 +301,12 @@ bool specialize(const Context& context, const reflect::ModuleReflection& module,
     } else if (std::optional<ScalarType> type = scalar_type(constant->type)) {
       spec.bytes.resize(type->bytes);
       if (!encode(*value, *type, spec.bytes.data(), &why)) {
-        return context.fail(setting.value_at, fmt::format("specialization constant '{}' is a {}: {}{}", key,
-                                                          constant->type, why, context.for_shape()));
+        return context.fail(setting.value_at, fmt::format("specialization constant '{}' is {}: {}{}", key,
+                                                          a_type(constant->type), why, context.for_shape()));
       }
     } else {
       return context.fail(setting.name_at,
-                          fmt::format("specialization constant '{}' is a {}: klint cannot set it", key, constant->type));
+                          fmt::format("specialization constant '{}' is {}: klint cannot set it", key, a_type(constant->type)));
     }
     harness.specialization.push_back(std::move(spec));
   }
