@@ -38,9 +38,9 @@ struct Context {
   std::string for_shape() const { return shape.empty() ? "" : " for shape " + describe_shape(shape); }
 };
 
-// "a uint", "an int": types in messages.
+// "a uint", "an int": types in messages (no type starts with a sounded u).
 std::string a_type(std::string_view type) {
-  const bool vowel = !type.empty() && std::string_view("aeiou").find(type[0]) != std::string_view::npos;
+  const bool vowel = !type.empty() && std::string_view("aeio").find(type[0]) != std::string_view::npos;
   return fmt::format("{} {}", vowel ? "an" : "a", type);
 }
 
