@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -198,7 +199,7 @@ std::optional<runner::Number> parse_number(std::string_view text) {
   const std::string copy(text);
   char* real_end = nullptr;
   const double real = std::strtod(copy.c_str(), &real_end);
-  if (!copy.empty() && real_end == copy.c_str() + copy.size()) return runner::Number{real};
+  if (!copy.empty() && real_end == copy.c_str() + copy.size() && std::isfinite(real)) return runner::Number{real};
   return std::nullopt;
 }
 
@@ -272,18 +273,18 @@ int run_manifest(const std::string& path, const Kernel& kernel, runner::KernelMa
   if (!shapes) return input_error(err, path, error);
   const reflect::EntryPoint* entry = runner::manifest_entry_point(kernel.module, manifest, &error);
   if (!entry) return input_error(err, path, error);
-  // Every harness before any run: a manifest that does not fit stops klint
-  // before it spends time on the shapes that do.
-  std::vector<runner::Harness> harnesses;
+  // Every harness is checked before any run, so that a manifest that does
+  // not fit stops klint before it spends time on the shapes that do; each is
+  // made again when its turn comes rather than all held at once.
+  auto harness_for = [&](const runner::Shape& shape) {
+    return runner::manifest_harness(*entry, kernel.module, manifest, shape, runner::HarnessOptions{}, &error);
+  };
   for (const runner::Shape& shape : *shapes) {
-    std::optional<runner::Harness> harness =
-        runner::manifest_harness(*entry, kernel.module, manifest, shape, runner::HarnessOptions{}, &error);
-    if (!harness) return input_error(err, path, error);
-    harnesses.push_back(std::move(*harness));
+    if (!harness_for(shape)) return input_error(err, path, error);
   }
   int worst = kExitCompleted;
   for (size_t i = 0; i < shapes->size(); ++i) {
-    const runner::Harness& harness = harnesses[i];
+    const runner::Harness harness = *harness_for((*shapes)[i]);
     std::string header;
     if (i == 0) {
       header = fmt::format("{}: entry point {}, workgroup {}, kernel {}:{}, {} shape{}\n", path, entry->name,
