@@ -184,6 +184,27 @@ const ConfigResolver::Loaded* ConfigResolver::config_for(const fs::path& dir) {
   return found;
 }
 
+const ConfigResolver::Loaded* ConfigResolver::loaded_for(const fs::path& absolute) {
+  std::lock_guard lock(mutex_);
+  return explicit_config_ ? load(*explicit_config_) : config_for(absolute.parent_path());
+}
+
+std::optional<const runner::KernelManifest*> ConfigResolver::kernel_for(const std::string& file, std::string* error) {
+  std::error_code ec;
+  fs::path absolute = fs::absolute(file, ec).lexically_normal();
+  if (ec) {
+    *error = fmt::format("{}: {}", file, ec.message());
+    return std::nullopt;
+  }
+  const Loaded* loaded = loaded_for(absolute);
+  if (!loaded) return nullptr;
+  if (!loaded->config) {
+    *error = loaded->error;
+    return std::nullopt;
+  }
+  return loaded->config->kernel_for(absolute);
+}
+
 std::optional<FileSettings> ConfigResolver::settings_for(const std::string& file, std::string* error) {
   std::error_code ec;
   fs::path absolute = fs::absolute(file, ec).lexically_normal();
@@ -191,11 +212,7 @@ std::optional<FileSettings> ConfigResolver::settings_for(const std::string& file
     *error = fmt::format("{}: {}", file, ec.message());
     return std::nullopt;
   }
-  const Loaded* loaded = nullptr;
-  {
-    std::lock_guard lock(mutex_);
-    loaded = explicit_config_ ? load(*explicit_config_) : config_for(absolute.parent_path());
-  }
+  const Loaded* loaded = loaded_for(absolute);
   FileSettings settings;
   if (!loaded) return settings;
   if (!loaded->config) {

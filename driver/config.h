@@ -67,11 +67,18 @@ class ConfigResolver {
   // config file and the line: "klint.toml:7:1: unknown key 'selectt'".
   std::optional<FileSettings> settings_for(const std::string& file, std::string* error);
 
+  // The [[kernel]] manifest for `file` in the configuration that applies to
+  // it: nullptr when there is none, nullopt with `error` (as settings_for's)
+  // when that configuration cannot be read. It lives as long as the resolver.
+  std::optional<const runner::KernelManifest*> kernel_for(const std::string& file, std::string* error);
+
  private:
   struct Loaded;
   // nullptr when no configuration applies to files in `dir` (absolute).
   const Loaded* config_for(const std::filesystem::path& dir);
   const Loaded* load(const std::filesystem::path& path);
+  // The configuration for `absolute`, a file; nullptr when none applies.
+  const Loaded* loaded_for(const std::filesystem::path& absolute);
 
   std::optional<std::filesystem::path> explicit_config_;
   std::mutex mutex_;

@@ -9,8 +9,11 @@
 #include <charconv>
 
 #include "analyzer/source.h"
+#include "driver/config_kernel.h"
 #include "driver/paths.h"
+#include "driver/toml_order.h"
 #include "rules/rule.h"
+#include "runner/spelling.h"
 #include "validate/targets.h"
 
 namespace klint {
@@ -21,35 +24,6 @@ namespace fs = std::filesystem;
 constexpr std::array<std::string_view, 9> kLayerKeys{
     "select", "ignore", "extend-ignore", "severity", "defines", "include-dirs", "targets", "target-env", "entry-point"};
 constexpr std::array<std::string_view, 3> kVariantKeys{"files", "name", "defines"};
-
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
-// " (did you mean 'select'?)" when a candidate is a typo away from `word`.
-std::string did_you_mean(std::string_view word, const std::vector<std::string_view>& candidates) {
-  std::string_view best;
-  size_t best_distance = std::max<size_t>(2, word.size() / 3) + 1;
-  for (std::string_view candidate : candidates) {
-    size_t distance = edit_distance(word, candidate);
-    if (distance < best_distance) {
-      best = candidate;
-      best_distance = distance;
-    }
-  }
-  return best.empty() ? "" : fmt::format(" (did you mean '{}'?)", best);
-}
 
 std::vector<std::string_view> rule_ids() {
   std::vector<std::string_view> ids;
@@ -85,31 +59,20 @@ bool is_device_name(std::string_view name) {
   return ec == std::errc() && end == name.data() + name.size();
 }
 
-// A table's entries as written: toml++ keeps them sorted by key, but the
-// first error should be the first in the file, and defines keep their order.
-std::vector<std::pair<const toml::key*, const toml::node*>> in_file_order(const toml::table& table) {
-  std::vector<std::pair<const toml::key*, const toml::node*>> entries;
-  for (const auto& [key, value] : table) entries.emplace_back(&key, &value);
-  std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
-    const toml::source_position& x = a.first->source().begin;
-    const toml::source_position& y = b.first->source().begin;
-    return x.line != y.line ? x.line < y.line : x.column < y.column;
-  });
-  return entries;
-}
-
 class Reader {
  public:
   Reader(std::string path, fs::path dir) : path_(std::move(path)), dir_(std::move(dir)) {}
 
   std::optional<ConfigFile> read(const toml::table& root) {
-    ConfigFile config{path_, dir_, {}, {}, {}};
+    ConfigFile config{path_, dir_, {}, {}, {}, {}};
     for (const auto& [key, value] : in_file_order(root)) {
       bool ok = false;
       if (*key == "overrides") {
         ok = read_tables(*key, *value, [&](const toml::table& t) { return read_override(t, config); });
       } else if (*key == "variants") {
         ok = read_tables(*key, *value, [&](const toml::table& t) { return read_variant(t, config); });
+      } else if (*key == "kernel") {
+        ok = read_tables(*key, *value, [&](const toml::table& t) { return read_kernel_table(t, config); });
       } else {
         ok = read_layer_key(*key, *value, config.settings, "");
       }
@@ -160,7 +123,7 @@ class Reader {
     }
     std::vector<std::string_view> known(kLayerKeys.begin(), kLayerKeys.end());
     if (section.empty()) {
-      known.insert(known.end(), {"overrides", "variants"});
+      known.insert(known.end(), {"overrides", "variants", "kernel"});
     } else {
       known.push_back("files");
     }
@@ -331,6 +294,19 @@ class Reader {
     return true;
   }
 
+  bool read_kernel_table(const toml::table& table, ConfigFile& config) {
+    std::optional<runner::KernelManifest> kernel = read_kernel(table, path_, dir_, &error_);
+    if (!kernel) return false;
+    for (const runner::KernelManifest& other : config.kernels) {
+      if (other.file == kernel->file) {
+        return fail(table.source(), fmt::format("a second [[kernel]] for {} (the first is at line {})",
+                                                display_path(kernel->file), other.at.line));
+      }
+    }
+    config.kernels.push_back(std::move(*kernel));
+    return true;
+  }
+
   std::string path_;
   fs::path dir_;
   std::string error_;
@@ -354,6 +330,15 @@ std::optional<ConfigFile> parse_config(std::string_view text, const fs::path& pa
     *error = reader.error();
     return std::nullopt;
   }
+}
+
+const runner::KernelManifest* ConfigFile::kernel_for(const fs::path& shader) const {
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(shader, ec).lexically_normal();
+  for (const runner::KernelManifest& kernel : kernels) {
+    if (kernel.file == absolute || fs::equivalent(kernel.file, absolute, ec)) return &kernel;
+  }
+  return nullptr;
 }
 
 std::optional<ConfigFile> load_config(const fs::path& path, std::string* error) {

@@ -14,6 +14,7 @@
 #include "analyzer/diagnostic.h"
 #include "analyzer/frontend.h"
 #include "driver/glob.h"
+#include "runner/manifest.h"
 
 namespace klint {
 
@@ -52,6 +53,11 @@ struct ConfigFile {
   ConfigLayer settings;
   std::vector<ConfigOverride> overrides;  // in file order: later ones win
   std::vector<ConfigVariant> variants;
+  std::vector<runner::KernelManifest> kernels;  // [[kernel]] tables, each for a file of its own
+
+  // The [[kernel]] whose `file` is `shader` (relative to the working
+  // directory or absolute), or nullptr.
+  const runner::KernelManifest* kernel_for(const std::filesystem::path& shader) const;
 };
 
 // Reads and checks `path`. On failure `error` is one line:

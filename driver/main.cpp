@@ -505,12 +505,14 @@ int main(int argc, char** argv) {
   std::string run_path;
   RunOptions run_options;
   uint32_t run_device = 0;
-  auto* run_command = app.add_subcommand("run", "Run a kernel once on a Vulkan device with made-up inputs (docs/runner.md)");
+  uint64_t run_seed = 1;
+  auto* run_command = app.add_subcommand("run", "Run a kernel on a Vulkan device, per shape of its [[kernel]] in klint.toml or with made-up inputs (docs/runner.md)");
   run_command->add_option("file", run_path, "Shader to run")->required();
   auto* device_option = run_command->add_option("--device", run_device, "Vulkan device (default: the CPU device, lavapipe)")->type_name("INDEX");
   run_command->add_option("--timeout", run_options.timeout_seconds, "Kill the run after SECONDS (default 10)")->type_name("SECONDS");
-  run_command->add_option("--seed", run_options.seed, "Seed of the made-up inputs (default 1)")->type_name("N");
-  run_command->add_option("--grid", run_options.grid, "Workgroups to dispatch (default 1,1,1)")->type_name("X,Y,Z");
+  auto* seed_option = run_command->add_option("--seed", run_seed, "Seed of the made-up inputs (default: the manifest's, else 1)")->type_name("N");
+  run_command->add_option("--grid", run_options.grid, "Workgroups to dispatch (default: the manifest's, else 1,1,1)")->type_name("X,Y,Z");
+  run_command->add_option("--shape", run_options.shape, "Run one shape of the kernel's manifest, a value for every variable")->type_name("NAME=VALUE,...");
   run_command->fallthrough();
   auto* targets = app.add_subcommand("targets", "List the device targets klint knows");
   auto* devices = app.add_subcommand("devices", "List the Vulkan devices of this machine");
@@ -535,6 +537,8 @@ int main(int argc, char** argv) {
     CompileOptions options = compile_options(args, &error);
     if (!error.empty()) return usage_error(error);
     if (device_option->count()) run_options.device = run_device;
+    if (seed_option->count()) run_options.seed = run_seed;
+    if (!args.config.empty()) run_options.config = args.config;
     return run_kernel(run_path, options, run_options, std::cout, std::cerr);
   }
   if (reflect->parsed() || translate->parsed()) {

@@ -4,10 +4,14 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
+#include "driver/config.h"
 #include "reflect/reflection.h"
+#include "runner/manifest.h"
 #include "runner/harness.h"
 #include "runner/isolate.h"
 #include "validate/spirv_val.h"
@@ -58,9 +62,11 @@ WordType word_type(const reflect::Binding& binding) {
   return WordType::Hex;
 }
 
-std::string show_word(const uint8_t* bytes, WordType type) {
+// A word of a sentinel buffer that still holds the sentinel shows as "-".
+std::string show_word(const uint8_t* bytes, WordType type, bool sentinel) {
   uint32_t word;
   std::memcpy(&word, bytes, 4);
+  if (sentinel && word == runner::kSentinelWord) return "-";
   switch (type) {
     case WordType::Float: {
       float value;
@@ -80,14 +86,22 @@ std::string show_word(const uint8_t* bytes, WordType type) {
 void print_buffer(std::ostream& out, const runner::BufferSpec& before, const runner::BufferResult& after,
                   const reflect::Binding& binding) {
   const size_t words = after.data.size() / 4;
-  size_t changed = 0;
-  for (size_t i = 0; i < words; ++i) changed += std::memcmp(&before.data[4 * i], &after.data[4 * i], 4) != 0;
+  std::string counted;
+  if (before.sentinel) {
+    counted = fmt::format("{} of {} words never written", runner::count_sentinel_words(after.data), words);
+  } else {
+    size_t changed = 0;
+    for (size_t i = 0; i < words; ++i) changed += std::memcmp(&before.data[4 * i], &after.data[4 * i], 4) != 0;
+    counted = fmt::format("{} of {} words changed", changed, words);
+  }
   std::string first;
   const WordType type = word_type(binding);
-  for (size_t i = 0; i < std::min(words, kWordsShown); ++i) first += " " + show_word(&after.data[4 * i], type);
-  out << fmt::format("binding {}.{} {} ({}, {} bytes): {} of {} words changed; first:{}{}\n", after.set,
-                     after.binding, after.name, reflect::to_string(binding.type), after.data.size(), changed, words,
-                     first, words > kWordsShown ? " ..." : "");
+  for (size_t i = 0; i < std::min(words, kWordsShown); ++i) {
+    first += " " + show_word(&after.data[4 * i], type, before.sentinel);
+  }
+  out << fmt::format("binding {}.{} {} ({}, {} bytes): {}; first:{}{}\n", after.set, after.binding, after.name,
+                     reflect::to_string(binding.type), after.data.size(), counted, first,
+                     words > kWordsShown ? " ..." : "");
 }
 
 void print_violation(std::ostream& out, const runner::GuardViolation& guard) {
@@ -96,59 +110,63 @@ void print_violation(std::ostream& out, const runner::GuardViolation& guard) {
                      guard.name, guard.first, guard.last);
 }
 
-}  // namespace
-
-int run_kernel(const std::string& path, const CompileOptions& compile_options, const RunOptions& options,
-               std::ostream& out, std::ostream& err) {
-  std::optional<std::array<uint32_t, 3>> grid = parse_grid(options.grid);
-  if (!grid) return input_error(err, path, fmt::format("--grid '{}' is not X,Y,Z of positive integers", options.grid));
-  if (!(options.timeout_seconds > 0)) return input_error(err, path, "--timeout must be positive");
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return input_error(err, path, "is a directory: run takes one file");
-  std::optional<Language> language = language_for_path(path, compile_options.force_compute);
-  if (!language) return input_error(err, path, "not a shader klint knows (.comp, .glsl, .hlsl, .spv, .spvasm)");
-  ReadError read_error;
-  std::optional<std::string> text = read_file(path, &read_error);
-  if (!text) return input_error(err, path, read_error.reason);
-
-  SourceCache sources;
-  CompiledShader compiled = compile(path, *text, *language, compile_options, sources);
-  if (compiled.non_compute_stage) {
-    return input_error(err, path, fmt::format("not a compute shader ({} stage)", *compiled.non_compute_stage));
-  }
-  if (!compiled.ok) {
-    const Diagnostic* first = compiled.diagnostics.empty() ? nullptr : &compiled.diagnostics.front();
-    return input_error(err, path,
-                       first ? fmt::format("does not compile: line {}: {}", first->location.line, first->message)
-                             : "does not compile");
-  }
-  for (const ValidationMessage& message : validate_spirv(compiled.spirv, to_spv_env(compile_options.target_env))) {
-    if (message.is_error) return input_error(err, path, "invalid SPIR-V: " + message.message);
-  }
-  std::string error;
-  std::optional<reflect::ModuleReflection> module = reflect::reflect_module(compiled.spirv, &error);
-  if (!module) return input_error(err, path, "cannot reflect: " + error);
-  const reflect::EntryPoint& entry = module->entry_points.front();
-
-  runner::HarnessOptions harness_options;
-  harness_options.seed = options.seed;
-  harness_options.grid = *grid;
-  std::optional<runner::Harness> harness = runner::default_harness(entry, harness_options, &error);
-  if (!harness) return input_error(err, path, error);
-
-  runner::IsolateOptions isolate;
-  isolate.timeout_seconds = options.timeout_seconds;
-  isolate.execute.device_index = options.device;
-  runner::IsolatedRun run = runner::run_isolated(compiled.spirv, entry.name, *harness, isolate);
-  if (run.verdict == runner::Verdict::Failed) return input_error(err, path, run.message);
-
+std::string workgroup_text(const reflect::EntryPoint& entry) {
   std::array<uint64_t, 3> size{1, 1, 1};
   if (entry.workgroup_size) {
     for (size_t axis = 0; axis < 3; ++axis) size[axis] = (*entry.workgroup_size)[axis].value;
   }
-  out << fmt::format("{}: entry point {}, workgroup {},{},{}, grid {},{},{}, seed {}\n", path, entry.name, size[0],
-                     size[1], size[2], (*grid)[0], (*grid)[1], (*grid)[2], options.seed);
-  for (const std::string& guess : harness->guesses) out << "guessed: " << guess << "\n";
+  return fmt::format("{},{},{}", size[0], size[1], size[2]);
+}
+
+// A shader compiled, validated and reflected, or the exit code of why not.
+struct Kernel {
+  std::vector<uint32_t> spirv;
+  reflect::ModuleReflection module;
+};
+
+std::optional<Kernel> load_kernel(const std::string& path, const CompileOptions& compile_options,
+                                  std::ostream& err) {
+  auto fail = [&](const std::string& reason) -> std::optional<Kernel> {
+    input_error(err, path, reason);
+    return std::nullopt;
+  };
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return fail("is a directory: run takes one file");
+  std::optional<Language> language = language_for_path(path, compile_options.force_compute);
+  if (!language) return fail("not a shader klint knows (.comp, .glsl, .hlsl, .spv, .spvasm)");
+  ReadError read_error;
+  std::optional<std::string> text = read_file(path, &read_error);
+  if (!text) return fail(read_error.reason);
+  SourceCache sources;
+  CompiledShader compiled = compile(path, *text, *language, compile_options, sources);
+  if (compiled.non_compute_stage) return fail(fmt::format("not a compute shader ({} stage)", *compiled.non_compute_stage));
+  if (!compiled.ok) {
+    const Diagnostic* first = compiled.diagnostics.empty() ? nullptr : &compiled.diagnostics.front();
+    return fail(first ? fmt::format("does not compile: line {}: {}", first->location.line, first->message)
+                      : "does not compile");
+  }
+  for (const ValidationMessage& message : validate_spirv(compiled.spirv, to_spv_env(compile_options.target_env))) {
+    if (message.is_error) return fail("invalid SPIR-V: " + message.message);
+  }
+  std::string error;
+  std::optional<reflect::ModuleReflection> module = reflect::reflect_module(compiled.spirv, &error);
+  if (!module) return fail("cannot reflect: " + error);
+  return Kernel{std::move(compiled.spirv), std::move(*module)};
+}
+
+// Runs one harness and prints `header`, what the harness guessed and what the
+// run did, down to the verdict; nothing on `out` when the run could not be
+// made at all. Returns the exit code.
+int run_and_report(const std::string& path, const Kernel& kernel, const reflect::EntryPoint& entry,
+                   const runner::Harness& harness, const std::string& header, const RunOptions& options,
+                   std::ostream& out, std::ostream& err) {
+  runner::IsolateOptions isolate;
+  isolate.timeout_seconds = options.timeout_seconds;
+  isolate.execute.device_index = options.device;
+  runner::IsolatedRun run = runner::run_isolated(kernel.spirv, entry.name, harness, isolate);
+  if (run.verdict == runner::Verdict::Failed) return input_error(err, path, run.message);
+  out << header;
+  for (const std::string& guess : harness.guesses) out << "guessed: " << guess << "\n";
   if (run.verdict != runner::Verdict::Completed) {
     out << "verdict: " << run.message << "\n";
     return kExitRunFailed;
@@ -159,7 +177,7 @@ int run_kernel(const std::string& path, const CompileOptions& compile_options, c
     auto binding = std::find_if(entry.bindings.begin(), entry.bindings.end(), [&](const reflect::Binding& b) {
       return b.set == after.set && b.binding == after.binding;
     });
-    print_buffer(out, harness->buffers[i], after, *binding);
+    print_buffer(out, harness.buffers[i], after, *binding);
     for (const runner::GuardViolation& guard : run.execution.guard_violations) {
       if (guard.set == after.set && guard.binding == after.binding) print_violation(out, guard);
     }
@@ -172,6 +190,150 @@ int run_kernel(const std::string& path, const CompileOptions& compile_options, c
   }
   out << "verdict: completed\n";
   return kExitCompleted;
+}
+
+std::optional<runner::Number> parse_number(std::string_view text) {
+  int64_t integer = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), integer);
+  if (ec == std::errc() && end == text.data() + text.size()) return runner::Number{integer};
+  const std::string copy(text);
+  char* real_end = nullptr;
+  const double real = std::strtod(copy.c_str(), &real_end);
+  if (!copy.empty() && real_end == copy.c_str() + copy.size() && std::isfinite(real)) return runner::Number{real};
+  return std::nullopt;
+}
+
+// --shape NAME=VALUE,...: a value for each variable of the manifest, once.
+std::optional<runner::Shape> parse_shape(const std::string& text, const runner::KernelManifest& manifest,
+                                         std::string* error) {
+  std::vector<std::optional<runner::Number>> values(manifest.variables.size());
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    start = comma + 1;
+    const size_t equals = item.find('=');
+    const std::string name = item.substr(0, equals);
+    auto variable = std::find(manifest.variables.begin(), manifest.variables.end(), name);
+    std::optional<runner::Number> value =
+        equals == std::string::npos ? std::nullopt : parse_number(std::string_view(item).substr(equals + 1));
+    if (variable == manifest.variables.end() || !value) {
+      *error = fmt::format("--shape '{}': '{}' is not VARIABLE=NUMBER for a variable of {}:{}", text, item,
+                           manifest.config_path, manifest.at.line);
+      return std::nullopt;
+    }
+    std::optional<runner::Number>& slot = values[variable - manifest.variables.begin()];
+    if (slot) {
+      *error = fmt::format("--shape '{}': '{}' is given twice", text, name);
+      return std::nullopt;
+    }
+    slot = value;
+  }
+  runner::Shape shape;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (!values[i]) {
+      *error = fmt::format("--shape '{}' gives no value for '{}'", text, manifest.variables[i]);
+      return std::nullopt;
+    }
+    shape.emplace_back(manifest.variables[i], *values[i]);
+  }
+  return shape;
+}
+
+// Every shape of the manifest, or the one --shape gives.
+std::optional<std::vector<runner::Shape>> shapes_to_run(const runner::KernelManifest& manifest,
+                                                        const std::string& shape, std::string* error) {
+  std::vector<runner::Shape> shapes;
+  if (shape.empty()) {
+    for (size_t i = 0; i < manifest.matrix.size(); ++i) shapes.push_back(runner::shape_at(manifest, i));
+    return shapes;
+  }
+  if (manifest.variables.empty()) {
+    *error = fmt::format("--shape: the [[kernel]] at {}:{} declares no variables", manifest.config_path,
+                         manifest.at.line);
+    return std::nullopt;
+  }
+  std::optional<runner::Shape> one = parse_shape(shape, manifest, error);
+  if (!one) return std::nullopt;
+  shapes.push_back(std::move(*one));
+  return shapes;
+}
+
+int run_manifest(const std::string& path, const Kernel& kernel, runner::KernelManifest manifest,
+                 const std::optional<std::array<uint32_t, 3>>& grid, const RunOptions& options, std::ostream& out,
+                 std::ostream& err) {
+  // The command line comes last, as it does for klint.toml's other settings.
+  if (grid) {
+    manifest.grid.clear();
+    for (uint32_t count : *grid) manifest.grid.push_back({runner::Expression::constant(int64_t{count}), manifest.at});
+  }
+  if (options.seed) manifest.seed = *options.seed;
+  std::string error;
+  std::optional<std::vector<runner::Shape>> shapes = shapes_to_run(manifest, options.shape, &error);
+  if (!shapes) return input_error(err, path, error);
+  const reflect::EntryPoint* entry = runner::manifest_entry_point(kernel.module, manifest, &error);
+  if (!entry) return input_error(err, path, error);
+  // Every harness is checked before any run, so that a manifest that does
+  // not fit stops klint before it spends time on the shapes that do; each is
+  // made again when its turn comes rather than all held at once.
+  auto harness_for = [&](const runner::Shape& shape) {
+    return runner::manifest_harness(*entry, kernel.module, manifest, shape, runner::HarnessOptions{}, &error);
+  };
+  for (const runner::Shape& shape : *shapes) {
+    if (!harness_for(shape)) return input_error(err, path, error);
+  }
+  int worst = kExitCompleted;
+  for (size_t i = 0; i < shapes->size(); ++i) {
+    const runner::Harness harness = *harness_for((*shapes)[i]);
+    std::string header;
+    if (i == 0) {
+      header = fmt::format("{}: entry point {}, workgroup {}, kernel {}:{}, {} shape{}\n", path, entry->name,
+                           workgroup_text(*entry), manifest.config_path, manifest.at.line, shapes->size(),
+                           shapes->size() == 1 ? "" : "s");
+    }
+    const std::string described = runner::describe_shape((*shapes)[i]);
+    header += fmt::format("shape{}{}: grid {},{},{}, seed {}\n", described.empty() ? "" : " ", described,
+                          harness.grid[0], harness.grid[1], harness.grid[2], manifest.seed);
+    const int code = run_and_report(path, kernel, *entry, harness, header, options, out, err);
+    if (code == kExitUsage) return code;
+    worst = std::max(worst, code);
+  }
+  return worst;
+}
+
+}  // namespace
+
+int run_kernel(const std::string& path, const CompileOptions& compile_options, const RunOptions& options,
+               std::ostream& out, std::ostream& err) {
+  std::optional<std::array<uint32_t, 3>> grid;
+  if (!options.grid.empty()) {
+    grid = parse_grid(options.grid);
+    if (!grid) {
+      return input_error(err, path, fmt::format("--grid '{}' is not X,Y,Z of positive integers", options.grid));
+    }
+  }
+  if (!(options.timeout_seconds > 0)) return input_error(err, path, "--timeout must be positive");
+  ConfigResolver configs(options.config);
+  std::string error;
+  std::optional<const runner::KernelManifest*> manifest = configs.kernel_for(path, &error);
+  if (!manifest) return input_error(err, path, error);
+  if (!*manifest && !options.shape.empty()) {
+    return input_error(err, path, "--shape needs a [[kernel]] table for the file in klint.toml");
+  }
+  std::optional<Kernel> kernel = load_kernel(path, compile_options, err);
+  if (!kernel) return kExitUsage;
+  if (*manifest) return run_manifest(path, *kernel, **manifest, grid, options, out, err);
+
+  const reflect::EntryPoint& entry = kernel->module.entry_points.front();
+  runner::HarnessOptions harness_options;
+  harness_options.seed = options.seed.value_or(1);
+  harness_options.grid = grid.value_or(std::array<uint32_t, 3>{1, 1, 1});
+  std::optional<runner::Harness> harness = runner::default_harness(entry, harness_options, &error);
+  if (!harness) return input_error(err, path, error);
+  const std::string header =
+      fmt::format("{}: entry point {}, workgroup {}, grid {},{},{}, seed {}\n", path, entry.name, workgroup_text(entry),
+                  harness->grid[0], harness->grid[1], harness->grid[2], harness_options.seed);
+  return run_and_report(path, *kernel, entry, *harness, header, options, out, err);
 }
 
 }  // namespace klint

@@ -1,5 +1,6 @@
-// `klint run FILE`: compiles a kernel, makes up a harness from its reflection
-// and runs it once on a Vulkan device in a child process (runner/).
+// `klint run FILE`: compiles a kernel and runs it on a Vulkan device in a
+// child process (runner/), once per shape of its [[kernel]] manifest in
+// klint.toml, or once with a harness made up from its reflection.
 #pragma once
 
 #include <array>
@@ -15,16 +16,19 @@ namespace klint {
 struct RunOptions {
   std::optional<uint32_t> device;  // nullopt: the CPU device (lavapipe), else device 0
   double timeout_seconds = 10;
-  uint64_t seed = 1;
-  std::string grid = "1,1,1";  // X[,Y[,Z]] workgroups, as typed
+  std::optional<uint64_t> seed;  // nullopt: the manifest's, else 1
+  std::string grid;              // X[,Y[,Z]] workgroups, as typed; "": the manifest's, else 1,1,1
+  std::string shape;             // --shape NAME=VALUE,...: one shape of the manifest; "": its every shape
+  std::optional<std::string> config;  // --config: the klint.toml to read instead of the nearest one
 };
 
 // Prints the device, what the harness guessed, each buffer after the run
-// (size, words changed, its first words, guard bytes written) and a verdict
-// line. Returns 0 when the run completed within its buffers, 1 when it timed
-// out, crashed, lost the device or wrote out of bounds, 2 when the file could
-// not be read, compiled or run, or an option is wrong (`klint: error: FILE:
-// reason` on `err`).
+// (size, words changed or never written, its first words, guard bytes
+// written) and a verdict line; with a manifest, a header line and all that
+// for each shape. Returns 0 when every run completed within its buffers, 1
+// when one timed out, crashed, lost the device or wrote out of bounds, 2 when
+// the file could not be read, compiled or run, the manifest does not fit the
+// kernel, or an option is wrong (`klint: error: FILE: reason` on `err`).
 int run_kernel(const std::string& path, const CompileOptions& compile_options, const RunOptions& options,
                std::ostream& out, std::ostream& err);
 

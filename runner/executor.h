@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace klint::runner {
@@ -18,6 +19,7 @@ struct BufferSpec {
   BufferKind kind = BufferKind::Storage;
   std::string name;           // for reports only
   std::vector<uint8_t> data;  // the initial contents; its size is the size the shader sees
+  bool sentinel = false;      // every word starts as kSentinelWord (runner/harness.h): the kernel only writes it
 };
 
 struct SpecializationValue {
@@ -35,6 +37,9 @@ struct Harness {
   std::vector<SpecializationValue> specialization;  // absent ids keep the module's defaults
   std::array<uint32_t, 3> grid{1, 1, 1};            // workgroups dispatched
   std::vector<std::string> guesses;
+  // Each shape variable of a manifest (runner/manifest.h) and its value, as
+  // printed; empty for a harness made up from reflection alone.
+  std::vector<std::pair<std::string, std::string>> shape;
 };
 
 // Bytes around each buffer, filled with kGuardPattern. A guard byte that

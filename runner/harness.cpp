@@ -27,10 +27,6 @@ void fill(std::vector<uint8_t>& bytes, SplitMix64& random) {
   }
 }
 
-bool ends_in_runtime_array(const reflect::BlockLayout& block) {
-  return !block.members.empty() && block.members.back().type.ends_with("[]");
-}
-
 uint64_t invocations(const reflect::EntryPoint& entry, const std::array<uint32_t, 3>& grid) {
   uint64_t count = 1;
   for (size_t axis = 0; axis < 3; ++axis) {
@@ -41,6 +37,68 @@ uint64_t invocations(const reflect::EntryPoint& entry, const std::array<uint32_t
 
 }  // namespace
 
+size_t count_sentinel_words(const std::vector<uint8_t>& data) {
+  size_t count = 0;
+  for (size_t offset = 0; offset + 4 <= data.size(); offset += 4) {
+    uint32_t word;
+    std::memcpy(&word, data.data() + offset, 4);
+    count += word == kSentinelWord;
+  }
+  return count;
+}
+
+bool only_written(const reflect::Binding& binding) {
+  return binding.type == reflect::DescriptorType::StorageBuffer &&
+         (binding.declared == reflect::Access::Write || binding.access == reflect::Access::Write);
+}
+
+bool ends_in_runtime_array(const reflect::BlockLayout& block) {
+  return !block.members.empty() && block.members.back().type.ends_with("[]");
+}
+
+uint64_t guessed_runtime_elements(const reflect::EntryPoint& entry, const std::array<uint32_t, 3>& grid,
+                                  const HarnessOptions& options, uint32_t stride) {
+  const uint64_t wanted = std::max(invocations(entry, grid) * 4, (options.runtime_array_bytes + stride - 1) / stride);
+  return std::max<uint64_t>(std::min(wanted, options.max_runtime_array_bytes / stride), 1);
+}
+
+std::string binding_label(const reflect::Binding& binding) {
+  return fmt::format("binding {}.{} ({})", binding.set, binding.binding, binding.name);
+}
+
+std::optional<BufferSpec> make_buffer(const reflect::Binding& binding, uint64_t size, SplitMix64& random,
+                                      std::string* error) {
+  const bool storage = binding.type == reflect::DescriptorType::StorageBuffer;
+  if ((!storage && binding.type != reflect::DescriptorType::UniformBuffer) || binding.array_size != 1 ||
+      !binding.block) {
+    *error = fmt::format("{} is {}: the runner binds single storage and uniform buffers only", binding_label(binding),
+                         binding.array_size != 1 ? "an array of descriptors"
+                                                 : "a " + std::string(reflect::to_string(binding.type)));
+    return std::nullopt;
+  }
+  size = std::max<uint64_t>((size + 3) / 4 * 4, 4);
+  BufferSpec buffer{binding.set, binding.binding, storage ? BufferKind::Storage : BufferKind::Uniform, binding.name,
+                    std::vector<uint8_t>(size), only_written(binding)};
+  if (buffer.sentinel) {
+    for (size_t offset = 0; offset < size; offset += 4) std::memcpy(buffer.data.data() + offset, &kSentinelWord, 4);
+  } else {
+    fill(buffer.data, random);
+  }
+  return buffer;
+}
+
+void describe_contents(const std::vector<BufferSpec>& buffers, uint64_t seed, std::vector<std::string>& guesses) {
+  if (std::any_of(buffers.begin(), buffers.end(), [](const BufferSpec& b) { return !b.sentinel; })) {
+    guesses.push_back(fmt::format("buffer contents: every 32-bit word a float in [-1,1] from seed {}", seed));
+  }
+  for (const BufferSpec& buffer : buffers) {
+    if (buffer.sentinel) {
+      guesses.push_back(fmt::format("binding {}.{} ({}): only written, every word starts as the sentinel 0x{:08x}",
+                                    buffer.set, buffer.binding, buffer.name, kSentinelWord));
+    }
+  }
+}
+
 std::optional<Harness> default_harness(const reflect::EntryPoint& entry, const HarnessOptions& options,
                                        std::string* error) {
   Harness harness;
@@ -48,36 +106,19 @@ std::optional<Harness> default_harness(const reflect::EntryPoint& entry, const H
   harness.guesses.push_back(fmt::format("grid {},{},{} workgroups", options.grid[0], options.grid[1], options.grid[2]));
   SplitMix64 random(options.seed);
   for (const reflect::Binding& binding : entry.bindings) {
-    const std::string name = fmt::format("binding {}.{} ({})", binding.set, binding.binding, binding.name);
-    const bool storage = binding.type == reflect::DescriptorType::StorageBuffer;
-    if ((!storage && binding.type != reflect::DescriptorType::UniformBuffer) || binding.array_size != 1 ||
-        !binding.block) {
-      *error = fmt::format("{} is {}: the runner binds single storage and uniform buffers only", name,
-                           binding.array_size != 1 ? "an array of descriptors"
-                                                   : "a " + std::string(reflect::to_string(binding.type)));
-      return std::nullopt;
+    uint64_t size = binding.block ? binding.block->size : 0;
+    if (binding.block && ends_in_runtime_array(*binding.block)) {
+      const reflect::Member& array = binding.block->members.back();
+      const uint64_t elements = guessed_runtime_elements(entry, options.grid, options, array.array_stride.value_or(4));
+      size = array.offset + elements * array.array_stride.value_or(4);
+      harness.guesses.push_back(
+          fmt::format("{}: {} elements of its runtime array {}", binding_label(binding), elements, array.name));
     }
-    const reflect::BlockLayout& block = *binding.block;
-    uint64_t size = block.size;
-    if (ends_in_runtime_array(block)) {
-      const uint32_t stride = block.members.back().array_stride.value_or(4);
-      const uint64_t wanted =
-          std::max(invocations(entry, options.grid) * 4, (options.runtime_array_bytes + stride - 1) / stride);
-      const uint64_t elements = std::max<uint64_t>(std::min(wanted, options.max_runtime_array_bytes / stride), 1);
-      size = block.members.back().offset + elements * stride;
-      harness.guesses.push_back(fmt::format("{}: {} elements of its runtime array {}", name, elements,
-                                            block.members.back().name));
-    }
-    size = std::max<uint64_t>((size + 3) / 4 * 4, 4);
-    BufferSpec buffer{binding.set, binding.binding, storage ? BufferKind::Storage : BufferKind::Uniform,
-                      binding.name, std::vector<uint8_t>(size)};
-    fill(buffer.data, random);
-    harness.buffers.push_back(std::move(buffer));
+    std::optional<BufferSpec> buffer = make_buffer(binding, size, random, error);
+    if (!buffer) return std::nullopt;
+    harness.buffers.push_back(std::move(*buffer));
   }
-  if (!harness.buffers.empty()) {
-    harness.guesses.push_back(
-        fmt::format("buffer contents: every 32-bit word a float in [-1,1] from seed {}", options.seed));
-  }
+  describe_contents(harness.buffers, options.seed, harness.guesses);
   if (entry.push_constants) {
     harness.push_constants.resize((entry.push_constants->block.size + 3) / 4 * 4);
     fill(harness.push_constants, random);

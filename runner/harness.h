@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "reflect/reflection.h"
 #include "runner/executor.h"
@@ -36,12 +37,52 @@ class SplitMix64 {
   uint64_t state_;
 };
 
+// The word a buffer that the kernel only writes starts with, so that a word
+// never written can be told from one written with whatever was there. Chosen
+// to be a value no kernel writes by accident, whatever type it stores: as a
+// float it is a NaN whose payload (0x757ff5) is none of the NaNs that GPUs
+// and CPUs produce (0x7fc00000, 0xffc00000, 0x7fffffff); each 16-bit half is a
+// half-precision NaN (0x7ff5) and, for bfloat16, a NaN too; two of them make a
+// double-precision NaN; as an integer (2146795509) it is no plausible index
+// or count. A kernel can still store it on purpose: klint then counts that
+// word as never written.
+constexpr uint32_t kSentinelWord = 0x7FF57FF5;
+
+// The 32-bit words of `data` that hold kSentinelWord.
+size_t count_sentinel_words(const std::vector<uint8_t>& data);
+
+// Whether the kernel only writes a binding, as qualified (writeonly) or as
+// its code does: then its initial contents are never read, and it starts
+// filled with kSentinelWord.
+bool only_written(const reflect::Binding& binding);
+
+// A buffer for `binding`, `size` bytes (rounded up to whole words, at least
+// one), filled with kSentinelWord when only written, else with next_float()
+// of `random` for every word. Fails with a reason for bindings the executor
+// cannot give (images, samplers, arrays of descriptors).
+std::optional<BufferSpec> make_buffer(const reflect::Binding& binding, uint64_t size, SplitMix64& random,
+                                      std::string* error);
+
+// Guesses for bindings that nobody sized: elements of a block's trailing
+// runtime array as HarnessOptions says, for a dispatch of `grid`.
+bool ends_in_runtime_array(const reflect::BlockLayout& block);
+uint64_t guessed_runtime_elements(const reflect::EntryPoint& entry, const std::array<uint32_t, 3>& grid,
+                                  const HarnessOptions& options, uint32_t stride);
+
+// "binding 0.1 (name)", as harness messages name a binding.
+std::string binding_label(const reflect::Binding& binding);
+
+// The guess line for the buffers whose contents were drawn from `seed`, and
+// for those that start as kSentinelWord; none when there are no such buffers.
+void describe_contents(const std::vector<BufferSpec>& buffers, uint64_t seed, std::vector<std::string>& guesses);
+
 // One buffer per storage or uniform buffer binding, sized from its block
 // (runtime arrays as HarnessOptions says), push constants of the block's size,
 // every 32-bit word of both filled with next_float() in binding order then
-// push constants, specialization constants left at their defaults. Fails
-// with a reason for bindings the executor cannot give (images, samplers,
-// arrays of descriptors).
+// push constants, except buffers the kernel only writes, which start as
+// kSentinelWord and draw nothing from the sequence. Specialization constants
+// keep their defaults. Fails with a reason for bindings the executor cannot
+// give (images, samplers, arrays of descriptors).
 std::optional<Harness> default_harness(const reflect::EntryPoint& entry, const HarnessOptions& options,
                                        std::string* error);
 

@@ -2,6 +2,9 @@
 // say they guessed, and bindings they cannot give.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
+
 #include "reflect/reflection.h"
 #include "runner/harness.h"
 #include "tests/runner/kernels.h"
@@ -73,9 +76,71 @@ TEST(DefaultHarness, SizesEachBufferFromItsBlock) {
       "grid 1,1,1 workgroups",
       "binding 0.0 (in_): 16384 elements of its runtime array values",
       "buffer contents: every 32-bit word a float in [-1,1] from seed 1",
+      "binding 0.1 (out_): only written, every word starts as the sentinel 0x7ff57ff5",
       "push constants: every 32-bit word a float in [-1,1], after the buffers'",
   };
   EXPECT_EQ(harness->guesses, guesses);
+}
+
+// out_ is only written: it starts as the sentinel and draws nothing from the
+// sequence, so the push constants' first word follows in_'s last.
+TEST(DefaultHarness, BuffersOnlyWrittenStartAsTheSentinel) {
+  std::string error;
+  std::optional<Harness> harness = default_harness(entry_of(kKernel), {}, &error);
+  ASSERT_TRUE(harness) << error;
+  const BufferSpec& in = harness->buffers[0];
+  const BufferSpec& out = harness->buffers[1];
+  EXPECT_FALSE(in.sentinel);
+  EXPECT_TRUE(out.sentinel);
+  EXPECT_FALSE(harness->buffers[2].sentinel);  // a uniform block is only read
+  EXPECT_EQ(count_sentinel_words(out.data), 100u);
+  EXPECT_EQ(count_sentinel_words(in.data), 0u);
+  EXPECT_EQ(testing::word(out.data, 0), kSentinelWord);
+  EXPECT_EQ(testing::word(out.data, 99), kSentinelWord);
+  SplitMix64 random(1);
+  for (size_t i = 0; i < in.data.size() / 4; ++i) random.next_float();
+  const float params_first = random.next_float();
+  float first;
+  std::memcpy(&first, harness->buffers[2].data.data(), 4);
+  EXPECT_EQ(first, params_first);
+}
+
+TEST(DefaultHarness, WriteonlyQualifierMakesASentinelBufferToo) {
+  const char* source = R"(#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) writeonly buffer A { uint a[4]; };
+layout(set = 0, binding = 1) buffer B { uint b[4]; };
+layout(set = 0, binding = 2) buffer C { uint c[4]; };
+void main() { a[0] = 1u; b[1] = b[0] + 1u; atomicAdd(c[0], 1u); }
+)";
+  std::string error;
+  std::optional<Harness> harness = default_harness(entry_of(source), {}, &error);
+  ASSERT_TRUE(harness) << error;
+  ASSERT_EQ(harness->buffers.size(), 3u);
+  EXPECT_TRUE(harness->buffers[0].sentinel);
+  EXPECT_FALSE(harness->buffers[1].sentinel);  // read and written
+  EXPECT_FALSE(harness->buffers[2].sentinel);  // an atomic reads what it adds to
+  EXPECT_EQ(count_sentinel_words(harness->buffers[0].data), 4u);
+  EXPECT_EQ(count_sentinel_words(harness->buffers[1].data), 0u);
+}
+
+// The sentinel reads as a NaN in every float width, none of them canonical.
+TEST(Sentinel, IsANonCanonicalNanAsFloatHalfAndDouble) {
+  float single;
+  std::memcpy(&single, &kSentinelWord, 4);
+  EXPECT_TRUE(std::isnan(single));
+  EXPECT_NE(kSentinelWord, 0x7FC00000u);
+  EXPECT_NE(kSentinelWord, 0xFFC00000u);
+  EXPECT_NE(kSentinelWord, 0x7FFFFFFFu);
+  for (uint32_t half : {kSentinelWord & 0xFFFF, kSentinelWord >> 16}) {
+    EXPECT_EQ(half & 0x7C00, 0x7C00u) << std::hex << half;  // exponent all ones
+    EXPECT_NE(half & 0x03FF, 0u) << std::hex << half;       // mantissa not zero: NaN, not infinity
+    EXPECT_NE(half, 0x7E00u);
+  }
+  const uint64_t wide = (uint64_t{kSentinelWord} << 32) | kSentinelWord;
+  double real;
+  std::memcpy(&real, &wide, 8);
+  EXPECT_TRUE(std::isnan(real));
 }
 
 TEST(DefaultHarness, RuntimeArraysGrowWithTheGrid) {

@@ -1,11 +1,13 @@
 // `klint run` as a user runs it: the report, the verdict and the exit codes.
 #include <gtest/gtest.h>
 
+#include <fmt/core.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 
+#include "runner/harness.h"
 #include "tests/runner/kernels.h"
 #include "tests/support/run.h"
 
@@ -63,9 +65,33 @@ TEST_F(RunCli, CompletedRunReportsEachBuffer) {
             "twice.comp: entry point main, workgroup 64,1,1, grid 2,1,1, seed 1\n"
             "guessed: grid 2,1,1 workgroups\n"
             "guessed: binding 0.0 (out_): 16384 elements of its runtime array values\n"
-            "guessed: buffer contents: every 32-bit word a float in [-1,1] from seed 1\n"
-            "binding 0.0 out_ (storage-buffer, 65536 bytes): 128 of 16384 words changed; "
+            "guessed: binding 0.0 (out_): only written, every word starts as the sentinel 0x7ff57ff5\n"
+            "binding 0.0 out_ (storage-buffer, 65536 bytes): 16256 of 16384 words never written; "
             "first: 0 2 4 6 8 10 12 14 ...\n"
+            "verdict: completed\n");
+}
+
+// A buffer the kernel reads as well starts with the seeded floats: its report
+// counts the words that changed, and unwritten words show their old values.
+TEST_F(RunCli, ReadAndWrittenBufferCountsChangedWords) {
+  write("halve.comp", R"(#version 450
+layout(local_size_x = 4) in;
+layout(set = 0, binding = 0) buffer Data { float values[8]; } data;
+void main() { data.values[gl_GlobalInvocationID.x] = data.values[gl_GlobalInvocationID.x] * 0.0 + 1.0; }
+)");
+  KlintRun run = klint({"halve.comp"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  runner::SplitMix64 random(1);
+  std::string rest;
+  for (int i = 0; i < 8; ++i) {
+    const float value = random.next_float();
+    if (i >= 4) rest += fmt::format(" {:g}", value);
+  }
+  EXPECT_EQ(without_device(run.out),
+            "halve.comp: entry point main, workgroup 4,1,1, grid 1,1,1, seed 1\n"
+            "guessed: grid 1,1,1 workgroups\n"
+            "guessed: buffer contents: every 32-bit word a float in [-1,1] from seed 1\n"
+            "binding 0.0 data (storage-buffer, 32 bytes): 4 of 8 words changed; first: 1 1 1 1" + rest + "\n"
             "verdict: completed\n");
 }
 
@@ -76,8 +102,8 @@ TEST_F(RunCli, WriteOutOfBoundsExitsOne) {
   EXPECT_EQ(without_device(run.out),
             "past.comp: entry point main, workgroup 64,1,1, grid 1,1,1, seed 9\n"
             "guessed: grid 1,1,1 workgroups\n"
-            "guessed: buffer contents: every 32-bit word a float in [-1,1] from seed 9\n"
-            "binding 0.0 out_ (storage-buffer, 16 bytes): 4 of 4 words changed; first: 0 2 4 6\n"
+            "guessed: binding 0.0 (out_): only written, every word starts as the sentinel 0x7ff57ff5\n"
+            "binding 0.0 out_ (storage-buffer, 16 bytes): 0 of 4 words never written; first: 0 2 4 6\n"
             "  out of bounds: 240 guard bytes after binding 0.0 out_ changed (bytes 16..255)\n"
             "verdict: completed, out of bounds: wrote past 1 buffer guard\n");
 }
