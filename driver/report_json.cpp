@@ -25,20 +25,13 @@ json notes_json(const std::vector<Note>& notes) {
 
 json diagnostic_json(const Diagnostic& diagnostic) {
   json notes = notes_json(diagnostic.notes);
-  json out = {{"rule", diagnostic.rule ? json(std::string(diagnostic.rule->id)) : json(nullptr)},
+  return {{"rule", diagnostic.rule ? json(std::string(diagnostic.rule->id)) : json(nullptr)},
           {"severity", std::string(to_string(diagnostic.severity))},
           {"message", diagnostic.message},
           {"location", location_json(diagnostic.location)},
           {"notes", std::move(notes)},
           {"fix_title", diagnostic.fix_title},
           {"variants", diagnostic.variants}};
-  if (const std::optional<Confirmation>& c = diagnostic.confirmation) {
-    out["confirmation"] = {{"status", std::string(to_string(c->status))},
-                           {"summary", c->summary},
-                           {"witness", notes_json(c->witness)},
-                           {"details", c->details}};
-  }
-  return out;
 }
 
 json suppression_json(const Suppression& suppression) {

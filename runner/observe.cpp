@@ -55,11 +55,6 @@ std::optional<Observations> observe(const std::vector<uint32_t>& spirv, const Mo
   std::optional<Instrumented> instrumented = instrument(spirv, origin, instrument_options, error);
   if (!instrumented) return std::nullopt;
   Observations o{std::move(*instrumented), {}};
-  if (const char* dump = std::getenv("KLINT_TMP_DUMP")) {
-    FILE* f = std::fopen(dump, "wb");
-    std::fwrite(o.instrumented.spirv.data(), 4, o.instrumented.spirv.size(), f);
-    std::fclose(f);
-  }
   Harness with_log = harness;
   with_log.buffers.push_back(log_buffer(o.instrumented));
   // The first run says which device this is; only lavapipe takes a subgroup

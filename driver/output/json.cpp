@@ -31,6 +31,16 @@ void print_json(std::ostream& out, const std::vector<Diagnostic>& diagnostics,
     if (diagnostic.rule) finding["category"] = std::string(to_string(diagnostic.rule->category));
     if (!diagnostic.fix_title.empty()) finding["fix"] = diagnostic.fix_title;
     if (!diagnostic.variants.empty()) finding["variants"] = diagnostic.variants;
+    if (const std::optional<Confirmation>& c = diagnostic.confirmation) {
+      nlohmann::json witness = nlohmann::json::array();
+      for (const Note& note : c->witness) {
+        witness.push_back({{"location", location_json(note.location)}, {"message", note.message}});
+      }
+      finding["confirmation"] = {{"status", std::string(to_string(c->status))},
+                                 {"summary", c->summary},
+                                 {"witness", std::move(witness)},
+                                 {"details", c->details}};
+    }
     findings.push_back(std::move(finding));
   }
   nlohmann::json inputs = nlohmann::json::array();

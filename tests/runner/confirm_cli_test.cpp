@@ -1,0 +1,148 @@
+// klint --confirm on the failing fixtures of the six rules a run can show:
+// each finding's verdict, closed-world. "not reproduced" rows are the
+// findings the default harness cannot show yet (docs/runner.md says why);
+// a change in either direction fails here and must be looked at.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "tests/support/run.h"
+
+namespace klint {
+namespace {
+
+using testing::run_klint;
+
+struct Verdict {
+  std::string file;  // under tests/rules
+  uint32_t line;
+  std::string status;
+};
+
+const std::vector<Verdict> kExpected = {
+    {"shared-memory-race/bad_broadcast_without_second_barrier.comp", 17, "confirmed"},
+    {"shared-memory-race/bad_every_lane_writes_subgroup_slot.comp", 11, "confirmed"},
+    {"shared-memory-race/bad_groupshared_neighbour.hlsl", 9, "confirmed"},
+    {"shared-memory-race/bad_neighbour_read.comp", 11, "confirmed"},
+    {"shared-memory-race/bad_warp_synchronous_reduction.comp", 20, "confirmed"},
+    {"shared-memory-race/bad_warp_synchronous_reduction.comp", 21, "confirmed"},
+    {"shared-memory-race/bad_warp_synchronous_reduction.comp", 22, "confirmed"},
+    {"shared-memory-race/bad_warp_synchronous_reduction.comp", 23, "confirmed"},
+    {"shared-memory-race/bad_warp_synchronous_reduction.comp", 24, "confirmed"},
+    {"shared-memory-race/bad_write_after_read_next_iteration.comp", 12, "confirmed"},
+    {"insufficient-barrier/bad_assembly_no_semantics.spvasm", 31, "confirmed"},
+    {"insufficient-barrier/bad_control_barrier_buffer_semantics.comp", 13, "confirmed"},
+    {"insufficient-barrier/bad_group_memory_barrier.hlsl", 9, "confirmed"},
+    {"insufficient-barrier/bad_group_memory_barrier_reduction.comp", 12, "confirmed"},
+    {"insufficient-barrier/bad_group_memory_barrier_reduction.comp", 15, "confirmed"},
+    {"insufficient-barrier/bad_helper_with_early_return.comp", 16, "confirmed"},
+    {"insufficient-barrier/bad_loop_back_edge.comp", 15, "not reproduced"},
+    {"insufficient-barrier/bad_seed_device_barrier.hlsl", 12, "confirmed"},
+    {"insufficient-barrier/bad_shared_barrier_alone.comp", 13, "confirmed"},
+    {"insufficient-barrier/bad_single_writer.comp", 10, "confirmed"},
+    {"insufficient-barrier/bad_vulkan_memory_model.comp", 12, "confirmed"},
+    {"uninitialized-shared-read/bad_array_larger_than_workgroup.comp", 14, "confirmed"},
+    {"uninitialized-shared-read/bad_guarded_fill_then_tree_reduction.comp", 16, "confirmed"},
+    {"uninitialized-shared-read/bad_missing_halo.comp", 13, "confirmed"},
+    {"uninitialized-shared-read/bad_read_before_write.hlsl", 8, "confirmed"},
+    {"grid-stride-mismatch/bad_dispatch_thread_id.hlsl", 8, "confirmed"},
+    {"grid-stride-mismatch/bad_group_index.hlsl", 9, "confirmed"},
+    {"grid-stride-mismatch/bad_local_id_dispatch_step.comp", 12, "not reproduced"},
+    {"grid-stride-mismatch/bad_rows_along_y.comp", 12, "not reproduced"},
+    {"grid-stride-mismatch/bad_seed_elementwise.comp", 19, "not reproduced"},
+    {"grid-stride-mismatch/bad_seed_elementwise.comp", 24, "not reproduced"},
+    {"grid-stride-mismatch/bad_seed_reduction.comp", 16, "not reproduced"},
+    {"grid-stride-mismatch/bad_spec_constant.comp", 10, "not reproduced"},
+    {"grid-stride-mismatch/bad_spec_constant.comp", 14, "not reproduced"},
+    {"grid-stride-mismatch/bad_vector_and_signed.comp", 11, "not reproduced"},
+    {"grid-stride-mismatch/bad_vector_and_signed.comp", 15, "not reproduced"},
+    {"grid-stride-mismatch/bad_workgroup_id_times_size.comp", 10, "not reproduced"},
+    {"grid-stride-mismatch/bad_workgroup_id_times_size.comp", 15, "not reproduced"},
+    {"subgroup-size-assumed/bad_first_invocations.comp", 15, "not reproduced"},
+    {"subgroup-size-assumed/bad_global_id_atomic.comp", 12, "not reproduced"},
+    {"subgroup-size-assumed/bad_last_lane.comp", 12, "not reproduced"},
+    {"subgroup-size-assumed/bad_seed_simd_reduction.comp", 15, "not reproduced"},
+    {"subgroup-size-assumed/bad_seed_simd_reduction.comp", 16, "not reproduced"},
+    {"subgroup-size-assumed/bad_shift_mask.comp", 12, "not reproduced"},
+    {"subgroup-size-assumed/bad_shift_mask.comp", 13, "confirmed"},
+    {"subgroup-size-assumed/bad_subgroup_base.comp", 10, "not reproduced"},
+    {"subgroup-size-assumed/bad_wave_lane.hlsl", 9, "not reproduced"},
+    {"subgroup-size-assumed/bad_wave_lane.hlsl", 10, "not reproduced"},
+    {"subgroup-size-assumed/bad_wave_lane.hlsl", 14, "not reproduced"},
+    {"subgroup-count-assumed/bad_groupshared.hlsl", 10, "confirmed"},
+    {"subgroup-count-assumed/bad_groupshared.hlsl", 14, "confirmed"},
+    {"subgroup-count-assumed/bad_guard_read.comp", 18, "confirmed"},
+    {"subgroup-count-assumed/bad_lane_reads.comp", 17, "confirmed"},
+    {"subgroup-count-assumed/bad_partial_8.comp", 13, "confirmed"},
+    {"subgroup-count-assumed/bad_partial_8.comp", 17, "confirmed"},
+    {"subgroup-count-assumed/bad_seed_simd_groups.comp", 19, "not reproduced"},
+    {"subgroup-count-assumed/bad_seed_simd_groups.comp", 24, "not reproduced"},
+    {"subgroup-count-assumed/bad_seed_warp_size_1024.comp", 20, "not reproduced"},
+    {"subgroup-count-assumed/bad_spec_constant_workgroup.comp", 13, "not reproduced"},
+};
+
+std::string rule_of(const std::string& file) { return file.substr(0, file.find('/')); }
+
+class Confirm : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Confirm, EachFindingGetsItsVerdict) {
+  const std::string file = GetParam();
+  const std::string path = std::string(KLINT_SOURCE_DIR) + "/tests/rules/" + file;
+  testing::KlintRun run = run_klint({"--no-cache", "--confirm", "--format", "json", "--select", rule_of(file), path}, "", 120);
+  ASSERT_EQ(run.exit_code, 1) << run.err;
+  nlohmann::json report = nlohmann::json::parse(run.out);
+  std::multiset<std::pair<uint32_t, std::string>> seen, expected;
+  for (const nlohmann::json& finding : report["findings"]) {
+    const nlohmann::json& c = finding["confirmation"];
+    ASSERT_TRUE(c.is_object()) << finding.dump();
+    const std::string status = c["status"];
+    seen.insert({finding["location"]["line"].get<uint32_t>(), status});
+    EXPECT_FALSE(c["summary"].get<std::string>().empty());
+    EXPECT_FALSE(c["details"].empty());
+    if (status == "confirmed") {
+      const std::string summary = c["summary"];
+      // A witness names the run and either the accesses or the outputs that differ.
+      EXPECT_TRUE(summary.starts_with("at subgroup size ") || summary.starts_with("the output differs")) << summary;
+      if (summary.starts_with("at ")) EXPECT_FALSE(c["witness"].empty()) << summary;
+    }
+  }
+  for (const Verdict& v : kExpected) {
+    if (v.file == file) expected.insert({v.line, v.status});
+  }
+  EXPECT_EQ(seen, expected) << run.out;
+}
+
+std::vector<std::string> fixture_files() {
+  std::set<std::string> files;
+  for (const Verdict& v : kExpected) files.insert(v.file);
+  return {files.begin(), files.end()};
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, Confirm, ::testing::ValuesIn(fixture_files()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string name = info.param;
+                           for (char& c : name) {
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           }
+                           return name;
+                         });
+
+// Every bad fixture of the six rules is in the table: a new fixture needs a verdict.
+TEST(Confirm, TableCoversEveryFailingFixture) {
+  std::set<std::string> listed;
+  for (const Verdict& v : kExpected) listed.insert(v.file);
+  for (const char* rule : {"shared-memory-race", "insufficient-barrier", "uninitialized-shared-read",
+                           "grid-stride-mismatch", "subgroup-size-assumed", "subgroup-count-assumed"}) {
+    for (const auto& entry : std::filesystem::directory_iterator(std::string(KLINT_SOURCE_DIR) + "/tests/rules/" + rule)) {
+      const std::string name = entry.path().filename().string();
+      if (name.starts_with("bad_")) EXPECT_TRUE(listed.count(std::string(rule) + "/" + name)) << rule << "/" << name;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace klint
