@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -129,6 +130,10 @@ std::optional<ExecuteOutcome> deserialize(const std::vector<uint8_t>& bytes) {
 [[noreturn]] void child(int out, const std::vector<uint32_t>& spirv, const std::string& entry_point,
                         const Harness& harness, const IsolateOptions& options) {
   if (options.in_child) options.in_child();
+  // lavapipe takes its subgroup size from LP_NATIVE_VECTOR_WIDTH, but Mesa's
+  // on-disk shader cache does not key on it: a kernel compiled at one width
+  // would run at that width under every other.
+  if (std::getenv("LP_NATIVE_VECTOR_WIDTH")) setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
   const std::vector<uint8_t> bytes = serialize(execute(spirv, entry_point, harness, options.execute));
   size_t written = 0;
   while (written < bytes.size()) {

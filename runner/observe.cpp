@@ -16,7 +16,8 @@ Observation run_once(const Observations& o, const Harness& harness, const std::s
   isolate.timeout_seconds = options.timeout_seconds;
   isolate.execute.device_index = options.device_index;
   if (subgroup_size) {
-    // Read by lavapipe when the loader loads it, which happens in the child.
+    // Read by lavapipe when the loader loads it, which happens in the child
+    // (runner/isolate.cpp keeps Mesa's shader cache out of it).
     isolate.in_child = [subgroup_size] {
       setenv("LP_NATIVE_VECTOR_WIDTH", std::to_string(subgroup_size * 32).c_str(), 1);
     };
