@@ -512,6 +512,9 @@ int main(int argc, char** argv) {
   run_command->add_option("--timeout", run_options.timeout_seconds, "Kill the run after SECONDS (default 10)")->type_name("SECONDS");
   auto* seed_option = run_command->add_option("--seed", run_seed, "Seed of the made-up inputs (default: the manifest's, else 1)")->type_name("N");
   run_command->add_option("--grid", run_options.grid, "Workgroups to dispatch (default: the manifest's, else 1,1,1)")->type_name("X,Y,Z");
+  run_command->add_flag("--shadow", run_options.shadow,
+                        "Run the kernel instrumented and report races, reads of unwritten shared memory and indices out of range");
+  run_command->add_flag("--time", run_options.time, "Print how long the dispatch took");
   run_command->add_option("--shape", run_options.shape, "Run one shape of the kernel's manifest, a value for every variable")->type_name("NAME=VALUE,...");
   run_command->fallthrough();
   auto* targets = app.add_subcommand("targets", "List the device targets klint knows");

@@ -13,6 +13,8 @@
 #include "reflect/reflection.h"
 #include "runner/manifest.h"
 #include "runner/harness.h"
+#include "runner/instrument.h"
+#include "runner/shadow.h"
 #include "runner/isolate.h"
 #include "validate/spirv_val.h"
 
@@ -122,6 +124,7 @@ std::string workgroup_text(const reflect::EntryPoint& entry) {
 struct Kernel {
   std::vector<uint32_t> spirv;
   reflect::ModuleReflection module;
+  std::vector<uint32_t> assembly_lines;  // .spvasm: each instruction's line, for locations
 };
 
 std::optional<Kernel> load_kernel(const std::string& path, const CompileOptions& compile_options,
@@ -151,7 +154,7 @@ std::optional<Kernel> load_kernel(const std::string& path, const CompileOptions&
   std::string error;
   std::optional<reflect::ModuleReflection> module = reflect::reflect_module(compiled.spirv, &error);
   if (!module) return fail("cannot reflect: " + error);
-  return Kernel{std::move(compiled.spirv), std::move(*module)};
+  return Kernel{std::move(compiled.spirv), std::move(*module), std::move(compiled.assembly_lines)};
 }
 
 // Runs one harness and prints `header`, what the harness guessed and what the
@@ -163,8 +166,29 @@ int run_and_report(const std::string& path, const Kernel& kernel, const reflect:
   runner::IsolateOptions isolate;
   isolate.timeout_seconds = options.timeout_seconds;
   isolate.execute.device_index = options.device;
-  runner::IsolatedRun run = runner::run_isolated(kernel.spirv, entry.name, harness, isolate);
+  // --shadow runs the instrumented kernel with its log as one more buffer,
+  // which the report leaves out.
+  std::optional<runner::Instrumented> instrumented;
+  if (options.shadow) {
+    runner::InstrumentOptions instrument_options;
+    instrument_options.specialization = harness.specialization;
+    std::string error;
+    instrumented = runner::instrument(kernel.spirv, ModuleOrigin{path, kernel.assembly_lines}, instrument_options, &error);
+    if (!instrumented) return input_error(err, path, "cannot instrument: " + error);
+  }
+  runner::Harness with_log = harness;
+  if (instrumented) with_log.buffers.push_back(runner::log_buffer(*instrumented));
+  runner::IsolatedRun run =
+      runner::run_isolated(instrumented ? instrumented->spirv : kernel.spirv, entry.name, with_log, isolate);
   if (run.verdict == runner::Verdict::Failed) return input_error(err, path, run.message);
+  std::optional<runner::ShadowReport> shadow;
+  if (instrumented && run.verdict == runner::Verdict::Completed) {
+    shadow = runner::read_log(*instrumented, run.execution.buffers.back().data);
+    run.execution.buffers.pop_back();
+    std::erase_if(run.execution.guard_violations, [&](const runner::GuardViolation& g) {
+      return g.set == instrumented->log_set && g.binding == 0;
+    });
+  }
   out << header;
   for (const std::string& guess : harness.guesses) out << "guessed: " << guess << "\n";
   if (run.verdict != runner::Verdict::Completed) {
@@ -182,7 +206,22 @@ int run_and_report(const std::string& path, const Kernel& kernel, const reflect:
       if (guard.set == after.set && guard.binding == after.binding) print_violation(out, guard);
     }
   }
+  if (options.time) {
+    out << fmt::format("dispatch: {:.3f} ms\n", static_cast<double>(run.execution.dispatch_nanoseconds) / 1e6);
+  }
+  if (shadow) {
+    out << fmt::format("shadow: {} accesses logged{}, {} finding{}\n", shadow->accesses,
+                       shadow->truncated ? fmt::format(" (the log kept the first {})", instrumented->capacity) : "",
+                       shadow->findings.size(), shadow->findings.size() == 1 ? "" : "s");
+    for (const runner::ShadowFinding& f : shadow->findings) out << "  " << runner::describe(*instrumented, f) << "\n";
+    for (const std::string& skipped : instrumented->skipped) out << "  not logged: " << skipped << "\n";
+  }
   const size_t violations = run.execution.guard_violations.size();
+  if (shadow && !shadow->findings.empty()) {
+    out << fmt::format("verdict: completed, {} shadow finding{}\n", shadow->findings.size(),
+                       shadow->findings.size() == 1 ? "" : "s");
+    return kExitRunFailed;
+  }
   if (violations > 0) {
     out << fmt::format("verdict: completed, out of bounds: wrote past {} buffer guard{}\n", violations,
                        violations == 1 ? "" : "s");

@@ -1,6 +1,7 @@
 #include "runner/executor.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <map>
 
@@ -417,6 +418,7 @@ ExecuteOutcome execute(const std::vector<uint32_t>& spirv, const std::string& en
   VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   submit.commandBufferCount = 1;
   submit.pCommandBuffers = &commands;
+  const auto submitted = std::chrono::steady_clock::now();
   if (VkResult r = s.vk.vkQueueSubmit(queue, 1, &submit, s.fence); r != VK_SUCCESS) {
     fail("vkQueueSubmit", r);
     return outcome;
@@ -426,6 +428,8 @@ ExecuteOutcome execute(const std::vector<uint32_t>& spirv, const std::string& en
     fail("vkWaitForFences", r);
     return outcome;
   }
+  outcome.execution.dispatch_nanoseconds = static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - submitted).count());
 
   for (size_t i = 0; i < harness.buffers.size(); ++i) {
     const BufferSpec& buffer = harness.buffers[i];

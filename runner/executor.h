@@ -74,6 +74,7 @@ struct Execution {
   std::string device;                 // the device's name
   std::vector<BufferResult> buffers;  // in the harness's order
   std::vector<GuardViolation> guard_violations;
+  uint64_t dispatch_nanoseconds = 0;  // from vkQueueSubmit to the fence, wall clock
 };
 
 struct ExecuteOptions {

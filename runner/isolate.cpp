@@ -96,6 +96,7 @@ std::vector<uint8_t> serialize(const ExecuteOutcome& outcome) {
     w.u64(static_cast<uint64_t>(g.last));
     w.u64(g.changed);
   }
+  w.u64(e.dispatch_nanoseconds);
   return std::move(w.out);
 }
 
@@ -123,7 +124,7 @@ std::optional<ExecuteOutcome> deserialize(const std::vector<uint8_t>& bytes) {
     }
     e.guard_violations.push_back(std::move(g));
   }
-  if (!r.done()) return std::nullopt;
+  if (!r.u64(e.dispatch_nanoseconds) || !r.done()) return std::nullopt;
   return outcome;
 }
 
