@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <utility>
 
@@ -115,57 +117,201 @@ bool holds_floats(const reflect::Binding& binding) {
   return type.starts_with("float") || type.starts_with("vec") || type.starts_with("mat");
 }
 
-struct Setup {
-  std::string path;
-  runner::Harness harness;
-  runner::Observations observations;
-  std::vector<bool> is_float;
-  std::vector<std::string> details;
+// A witness: what a run showed, and at which subgroup sizes.
+struct Found {
+  std::string device;
+  std::vector<uint32_t> sizes;  // the subgroup size that showed it; two for outputs that differ
+  std::string summary;
+  std::vector<Note> witness;
 };
 
-void confirm_one(Diagnostic& d, Evidence evidence, const Setup& s, const Module& module) {
-  const std::set<Line> lines = covered_lines(d, module);
-  const runner::Instrumented& in = s.observations.instrumented;
-  Confirmation c;
-  c.details = s.details;
-  for (const runner::Observation& run : s.observations.runs) {
+std::optional<Found> find_witness(Evidence evidence, const std::set<Line>& lines, const runner::Harness& harness,
+                                  const runner::Observations& o, const std::vector<bool>& is_float) {
+  const runner::Instrumented& in = o.instrumented;
+  for (const runner::Observation& run : o.runs) {
     for (const runner::ShadowFinding& f : run.shadow.findings) {
       if (!matches(evidence, f, in, lines)) continue;
-      c.status = Confirmation::Status::Confirmed;
-      c.summary = fmt::format("at {}: {}", size_text(run.subgroup_size), runner::describe(in, f));
-      c.witness = witness_notes(f, in);
-      d.confirmation = std::move(c);
-      return;
+      return Found{run.device,
+                   {run.subgroup_size},
+                   fmt::format("at {}: {}", size_text(run.subgroup_size), runner::describe(in, f)),
+                   witness_notes(f, in)};
     }
   }
-  if (evidence == Evidence::SubgroupSize) {
-    const std::vector<runner::Observation>& runs = s.observations.runs;
-    for (size_t k = 1; k < runs.size(); ++k) {
-      if (runs[0].verdict != runner::Verdict::Completed || runs[k].verdict != runner::Verdict::Completed) continue;
-      std::optional<runner::OutputDifference> diff = runner::compare(s.harness, runs[0], runs[k], s.is_float);
-      if (!diff) continue;
-      const bool floats = s.is_float[diff->buffer];
-      c.status = Confirmation::Status::Confirmed;
-      c.summary = fmt::format("the output differs between subgroup sizes {} and {}: '{}' word {} is {} and {} ({} of its words differ; {})",
-                              runs[0].subgroup_size, runs[k].subgroup_size, runs[0].buffers[diff->buffer].name,
-                              diff->first_word, word_text(diff->a, floats), word_text(diff->b, floats), diff->words,
-                              diff->symptom);
-      d.confirmation = std::move(c);
-      return;
-    }
+  if (evidence != Evidence::SubgroupSize) return std::nullopt;
+  for (size_t k = 1; k < o.runs.size(); ++k) {
+    const runner::Observation& a = o.runs[0];
+    const runner::Observation& b = o.runs[k];
+    if (a.verdict != runner::Verdict::Completed || b.verdict != runner::Verdict::Completed) continue;
+    std::optional<runner::OutputDifference> diff = runner::compare(harness, a, b, is_float);
+    if (!diff) continue;
+    const bool floats = is_float[diff->buffer];
+    return Found{a.device,
+                 {a.subgroup_size, b.subgroup_size},
+                 fmt::format("the output differs between subgroup sizes {} and {}: '{}' word {} is {} and {} ({} of "
+                             "its words differ; {})",
+                             a.subgroup_size, b.subgroup_size, a.buffers[diff->buffer].name, diff->first_word,
+                             word_text(diff->a, floats), word_text(diff->b, floats), diff->words, diff->symptom),
+                 {}};
   }
-  c.status = Confirmation::Status::NotReproduced;
-  std::vector<std::string> sizes;
-  for (const runner::Observation& run : s.observations.runs) {
-    sizes.push_back(run.verdict == runner::Verdict::Completed ? size_text(run.subgroup_size)
-                                                              : size_text(run.subgroup_size) + " (" + run.message + ")");
-  }
-  static constexpr std::string_view kWhat[] = {"no race", "no read of an unwritten element",
-                                               "no two invocations wrote one element",
-                                               "no difference between subgroup sizes and nothing on its lines"};
-  c.summary = fmt::format("{} at {}", kWhat[static_cast<int>(evidence)], fmt::join(sizes, ", "));
-  d.confirmation = std::move(c);
+  return std::nullopt;
 }
+
+std::string grid_text(const std::array<uint32_t, 3>& grid) { return fmt::format("{},{},{}", grid[0], grid[1], grid[2]); }
+
+// Runs the kernel of one file in the setups a confirmation tries.
+class Confirmer {
+ public:
+  Confirmer(const std::string& path, const CompiledShader& compiled, const reflect::ModuleReflection& module,
+            const reflect::EntryPoint& entry, const runner::KernelManifest* manifest, const ConfirmOptions& options)
+      : path_(path), compiled_(compiled), module_(module), entry_(entry), manifest_(manifest), options_(options) {
+    seed_ = options.seed.value_or(manifest ? manifest->seed : 1);
+  }
+
+  // The harness for a shape (ignored without a manifest), with the grid
+  // overridden where `grid` says.
+  std::optional<runner::Harness> harness(const runner::Shape& shape, const std::optional<std::array<uint32_t, 3>>& grid,
+                                         std::string* error) const {
+    runner::HarnessOptions harness_options;
+    harness_options.seed = seed_;
+    harness_options.grid = grid.value_or(kGrid);
+    if (!manifest_) return runner::default_harness(entry_, harness_options, error);
+    runner::KernelManifest manifest = *manifest_;
+    manifest.seed = seed_;
+    std::optional<runner::Harness> h = runner::manifest_harness(entry_, module_, manifest, shape, harness_options, error);
+    if (h && grid) h->grid = *grid;
+    return h;
+  }
+
+  std::optional<runner::Observations> observe(const runner::Harness& harness, const std::vector<uint32_t>& sizes,
+                                              std::string* error) const {
+    runner::ObserveOptions observe_options;
+    observe_options.timeout_seconds = options_.timeout_seconds;
+    observe_options.device_index = options_.device_index;
+    observe_options.subgroup_sizes = sizes;
+    return runner::observe(compiled_.spirv, ModuleOrigin{path_, compiled_.assembly_lines}, entry_.name, harness,
+                           observe_options, error);
+  }
+
+  std::vector<bool> is_float(const runner::Harness& harness) const {
+    std::vector<bool> out;
+    for (const runner::BufferSpec& buffer : harness.buffers) {
+      auto binding = std::find_if(entry_.bindings.begin(), entry_.bindings.end(), [&](const reflect::Binding& b) {
+        return b.set == buffer.set && b.binding == buffer.binding;
+      });
+      out.push_back(binding != entry_.bindings.end() && holds_floats(*binding));
+    }
+    return out;
+  }
+
+  // Fewer workgroups first, then smaller shape variables, each halved for as
+  // long as the finding still shows; each try runs at the subgroup sizes that
+  // showed it only.
+  void shrink(Evidence evidence, const std::set<Line>& lines, runner::Shape& shape, runner::Harness& harness,
+              Found& found) const {
+    constexpr int kTries = 12;
+    int tries = 0;
+    auto attempt = [&](const runner::Shape& s, const std::array<uint32_t, 3>& grid) {
+      if (tries++ >= kTries) return false;
+      std::string error;
+      std::optional<runner::Harness> h = this->harness(s, grid, &error);
+      if (!h) return false;
+      std::optional<runner::Observations> o = observe(*h, found.sizes, &error);
+      if (!o) return false;
+      std::optional<Found> again = find_witness(evidence, lines, *h, *o, is_float(*h));
+      if (!again) return false;
+      shape = s;
+      harness = std::move(*h);
+      found = std::move(*again);
+      return true;
+    };
+    for (size_t axis = 0; axis < 3; ++axis) {
+      while (harness.grid[axis] > 1) {
+        std::array<uint32_t, 3> grid = harness.grid;
+        grid[axis] /= 2;
+        if (!attempt(shape, grid)) break;
+      }
+    }
+    for (size_t v = 0; v < shape.size(); ++v) {
+      while (std::holds_alternative<int64_t>(shape[v].second) && std::get<int64_t>(shape[v].second) > 1) {
+        runner::Shape smaller = shape;
+        smaller[v].second = std::get<int64_t>(shape[v].second) / 2;
+        // The smaller shape's own grid, where it is smaller than the one reached.
+        std::string error;
+        std::optional<runner::Harness> own = this->harness(smaller, std::nullopt, &error);
+        if (!own) break;
+        std::array<uint32_t, 3> grid = harness.grid;
+        for (size_t axis = 0; axis < 3; ++axis) grid[axis] = std::min(grid[axis], own->grid[axis]);
+        if (!attempt(smaller, grid)) break;
+      }
+    }
+  }
+
+  // The `klint run` command that shows the witness again.
+  std::string replay(const runner::Shape& shape, const runner::Harness& harness, const Found& found,
+                     bool lavapipe) const {
+    std::string command = "klint run";
+    if (found.sizes.size() == 1) command += " --shadow";
+    if (!shape.empty()) {
+      std::vector<std::string> values;
+      for (const auto& [name, value] : shape) values.push_back(name + "=" + runner::to_string(value));
+      command += fmt::format(" --shape {}", fmt::join(values, ","));
+    }
+    command += fmt::format(" --grid {} --seed {}", grid_text(harness.grid), seed_);
+    if (options_.device_index) command += fmt::format(" --device {}", *options_.device_index);
+    command += " " + path_;
+    if (!lavapipe) return command;
+    std::vector<std::string> runs;
+    for (uint32_t size : found.sizes) runs.push_back(fmt::format("LP_NATIVE_VECTOR_WIDTH={} {}", size * 32, command));
+    return fmt::format("{}", fmt::join(runs, " ; "));
+  }
+
+  // A [[kernel]] table for the setup that showed the finding, with every
+  // expression evaluated at its shape, to replay with --confirm --config.
+  std::string reproducer(const Diagnostic& d, const runner::Shape& shape, const runner::Harness& harness,
+                         const Found& found) const {
+    std::string text = fmt::format("# klint reproducer: {} at {}:{}\n# {}\n# replay: klint --confirm --config THIS_FILE "
+                                   "--select {} {}\n[[kernel]]\nfile = {}\nentry-point = {}\ngrid = [{}, {}, {}]\n"
+                                   "seed = {}\n",
+                                   d.rule->id, d.location.file, d.location.line, found.summary, d.rule->id, path_,
+                                   quoted(std::filesystem::absolute(path_).string()), quoted(entry_.name),
+                                   harness.grid[0], harness.grid[1], harness.grid[2], seed_);
+    if (!manifest_) return text;
+    auto table = [&](const char* key, const std::vector<runner::ManifestSetting>& settings) {
+      std::vector<std::string> entries;
+      for (const runner::ManifestSetting& setting : settings) {
+        std::string error;
+        if (std::optional<runner::Number> value = setting.value.evaluate(shape, &error)) {
+          entries.push_back(fmt::format("{} = {}", quoted(setting.name), runner::to_string(*value)));
+        }
+      }
+      if (!entries.empty()) text += fmt::format("{} = {{ {} }}\n", key, fmt::join(entries, ", "));
+    };
+    table("push-constants", manifest_->push_constants);
+    table("buffers", manifest_->buffers);
+    table("specialization", manifest_->specialization);
+    return text;
+  }
+
+  uint64_t seed() const { return seed_; }
+
+ private:
+  static std::string quoted(const std::string& text) {
+    std::string out = "\"";
+    for (char c : text) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    return out + "\"";
+  }
+
+  const std::string& path_;
+  const CompiledShader& compiled_;
+  const reflect::ModuleReflection& module_;
+  const reflect::EntryPoint& entry_;
+  const runner::KernelManifest* manifest_;
+  const ConfirmOptions& options_;
+  uint64_t seed_ = 1;
+};
 
 void not_runnable(FileReport& report, const std::string& why) {
   for (Diagnostic& d : report.diagnostics) {
@@ -173,64 +319,113 @@ void not_runnable(FileReport& report, const std::string& why) {
   }
 }
 
+std::string setup_text(const runner::Shape& shape, const runner::Harness& harness) {
+  const std::string described = runner::describe_shape(shape);
+  return fmt::format("{}grid {}", described.empty() ? "" : "shape " + described + ", ", grid_text(harness.grid));
+}
+
 }  // namespace
 
 bool is_confirmable(const RuleInfo& rule) { return evidence_for(rule.id).has_value(); }
 
-void confirm_findings(FileReport& report, const Job& job, const ConfirmOptions& options, SourceCache& sources) {
-  if (std::none_of(report.diagnostics.begin(), report.diagnostics.end(),
-                   [](const Diagnostic& d) { return d.rule && evidence_for(d.rule->id); })) {
-    return;
+void confirm_findings(FileReport& report, const Job& job, const runner::KernelManifest* manifest,
+                      const ConfirmOptions& options, SourceCache& sources) {
+  std::vector<Diagnostic*> pending;
+  for (Diagnostic& d : report.diagnostics) {
+    if (d.rule && evidence_for(d.rule->id)) pending.push_back(&d);
   }
+  if (pending.empty()) return;
+  const std::string& path = job.input.path;
   ReadError read_error;
-  std::optional<std::string> text = read_file(job.input.path, &read_error);
+  std::optional<std::string> text = read_file(path, &read_error);
   if (!text) return not_runnable(report, read_error.reason);
-  CompiledShader compiled = compile(job.input.path, *text, job.input.language, job.options.compile, sources);
+  CompiledShader compiled = compile(path, *text, job.input.language, job.options.compile, sources);
   if (!compiled.ok) return not_runnable(report, "it does not compile");
   std::string error;
   std::optional<reflect::ModuleReflection> reflection = reflect::reflect_module(compiled.spirv, &error);
   if (!reflection) return not_runnable(report, "cannot reflect it: " + error);
-  const reflect::EntryPoint& entry = reflection->entry_points.front();
-
-  Setup s;
-  runner::HarnessOptions harness_options;
-  harness_options.seed = options.seed;
-  harness_options.grid = kGrid;
-  std::optional<runner::Harness> harness = runner::default_harness(entry, harness_options, &error);
-  if (!harness) return not_runnable(report, error);
-  s.harness = std::move(*harness);
-  for (const runner::BufferSpec& buffer : s.harness.buffers) {
-    auto binding = std::find_if(entry.bindings.begin(), entry.bindings.end(), [&](const reflect::Binding& b) {
-      return b.set == buffer.set && b.binding == buffer.binding;
-    });
-    s.is_float.push_back(binding != entry.bindings.end() && holds_floats(*binding));
-  }
-
-  runner::ObserveOptions observe_options;
-  observe_options.timeout_seconds = options.timeout_seconds;
-  observe_options.device_index = options.device_index;
-  const ModuleOrigin origin{job.input.path, compiled.assembly_lines};
-  std::optional<runner::Observations> observations =
-      runner::observe(compiled.spirv, origin, entry.name, s.harness, observe_options, &error);
-  if (!observations) return not_runnable(report, error);
-  s.observations = std::move(*observations);
-  const runner::Observation& first = s.observations.runs.front();
-  if (std::none_of(s.observations.runs.begin(), s.observations.runs.end(),
-                   [](const runner::Observation& r) { return r.verdict == runner::Verdict::Completed; })) {
-    return not_runnable(report, "the run " + first.message);
-  }
-  s.details.push_back(fmt::format("ran on {}, grid {},{},{}, seed {}", first.device, s.harness.grid[0],
-                                  s.harness.grid[1], s.harness.grid[2], options.seed));
-  for (const std::string& guess : s.harness.guesses) s.details.push_back("guessed: " + guess);
-  for (const std::string& skipped : s.observations.instrumented.skipped) s.details.push_back("not logged: " + skipped);
-
+  const reflect::EntryPoint* entry =
+      manifest ? runner::manifest_entry_point(*reflection, *manifest, &error) : &reflection->entry_points.front();
+  if (!entry) return not_runnable(report, error);
   ir::DecodeError decode_error;
   std::optional<ir::Module> decoded = ir::decode(compiled.spirv, &decode_error);
   if (!decoded) return not_runnable(report, decode_error.message);
-  const Module module(std::move(*decoded), origin);
-  for (Diagnostic& d : report.diagnostics) {
-    if (!d.rule) continue;
-    if (std::optional<Evidence> evidence = evidence_for(d.rule->id)) confirm_one(d, *evidence, s, module);
+  const Module module(std::move(*decoded), ModuleOrigin{path, compiled.assembly_lines});
+  std::vector<std::set<Line>> lines;
+  for (Diagnostic* d : pending) lines.push_back(covered_lines(*d, module));
+
+  const Confirmer confirmer(path, compiled, *reflection, *entry, manifest, options);
+  std::vector<runner::Shape> shapes;
+  if (manifest) {
+    for (size_t i = 0; i < manifest->matrix.size(); ++i) shapes.push_back(runner::shape_at(*manifest, i));
+  } else {
+    shapes.emplace_back();
+  }
+  std::vector<std::string> tried;
+  std::vector<std::string> guesses;
+  for (const runner::Shape& shape : shapes) {
+    std::optional<runner::Harness> harness = confirmer.harness(shape, std::nullopt, &error);
+    if (!harness) return not_runnable(report, error);
+    std::optional<runner::Observations> o = confirmer.observe(*harness, {4, 8, 16}, &error);
+    if (!o) return not_runnable(report, error);
+    std::vector<std::string> sizes;
+    bool completed = false;
+    for (const runner::Observation& run : o->runs) {
+      completed |= run.verdict == runner::Verdict::Completed;
+      sizes.push_back(run.verdict == runner::Verdict::Completed ? size_text(run.subgroup_size)
+                                                                : size_text(run.subgroup_size) + " (" + run.message + ")");
+    }
+    if (!completed && shapes.size() == 1) return not_runnable(report, "the run " + o->runs.front().message);
+    tried.push_back(fmt::format("{} at {}", setup_text(shape, *harness), fmt::join(sizes, ", ")));
+    guesses = harness->guesses;
+    for (const std::string& skipped : o->instrumented.skipped) guesses.push_back("not logged: " + skipped);
+    for (size_t k = 0; k < pending.size();) {
+      Diagnostic& d = *pending[k];
+      const Evidence evidence = *evidence_for(d.rule->id);
+      std::optional<Found> found = find_witness(evidence, lines[k], *harness, *o, confirmer.is_float(*harness));
+      if (!found) {
+        ++k;
+        continue;
+      }
+      runner::Shape small_shape = shape;
+      runner::Harness small = *harness;
+      confirmer.shrink(evidence, lines[k], small_shape, small, *found);
+      Confirmation c{Confirmation::Status::Confirmed, found->summary, found->witness, {}};
+      const std::string& device = found->device;
+      c.details.push_back(fmt::format("ran on {}, {}, seed {}", device, setup_text(small_shape, small), confirmer.seed()));
+      if (small.grid != harness->grid || small_shape != shape) {
+        c.details.push_back(fmt::format("shrunk from {}", setup_text(shape, *harness)));
+      }
+      c.details.push_back("replay: " + confirmer.replay(small_shape, small, *found, device.find("llvmpipe") != std::string::npos));
+      if (!options.reproducers.empty()) {
+        const std::filesystem::path file = std::filesystem::path(options.reproducers) /
+                                           fmt::format("{}-{}-{}.toml", std::filesystem::path(path).stem().string(),
+                                                       d.location.line, d.rule->id);
+        std::error_code ec;
+        std::filesystem::create_directories(options.reproducers, ec);
+        std::ofstream out(file);
+        out << confirmer.reproducer(d, small_shape, small, *found);
+        c.details.push_back(out ? "reproducer: " + file.string() : "cannot write the reproducer " + file.string());
+      }
+      for (const std::string& guess : small.guesses) c.details.push_back("guessed: " + guess);
+      d.confirmation = std::move(c);
+      pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(k));
+      lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(k));
+    }
+    if (pending.empty()) return;
+  }
+  static constexpr std::string_view kWhat[] = {"no race", "no read of an unwritten element",
+                                               "no two invocations wrote one element",
+                                               "no difference between subgroup sizes and nothing on its lines"};
+  for (Diagnostic* d : pending) {
+    const std::string_view what = kWhat[static_cast<int>(*evidence_for(d->rule->id))];
+    Confirmation c{Confirmation::Status::NotReproduced,
+                   tried.size() == 1 ? fmt::format("{} with {}", what, tried.front())
+                                     : fmt::format("{} in any of {} shapes", what, tried.size()),
+                   {}, {}};
+    for (const std::string& t : tried) c.details.push_back("tried: " + t);
+    for (const std::string& guess : guesses) c.details.push_back("guessed: " + guess);
+    d->confirmation = std::move(c);
   }
 }
 

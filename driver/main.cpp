@@ -71,6 +71,7 @@ struct Arguments {
   std::string commands;
   bool confirm = false;
   ConfirmOptions confirm_options;
+  uint64_t confirm_seed = 1;
 };
 
 int usage_error(const std::string& message) {
@@ -322,6 +323,8 @@ int run(const Arguments& args) {
   std::vector<SuppressedDiagnostic> suppressed;
   size_t linted = 0;
   size_t in_baseline = 0;
+  // The [[kernel]] manifests --confirm runs, from the configuration that applies to each file.
+  ConfigResolver confirm_configs(args.config.empty() ? std::nullopt : std::optional<std::string>(args.config));
   auto emit = [&](FileReport report, const Job& job) {
     for (const InputMessage& message : report.messages) input_message(message);
     for (Diagnostic& diagnostic : report.diagnostics) apply_severity(diagnostic, job.severity);
@@ -329,7 +332,15 @@ int run(const Arguments& args) {
     linted += report.messages.empty();
     if (baseline) in_baseline += baseline->filter(report.diagnostics, sources);
     if (baseline_writer) baseline_writer->add(report.diagnostics, sources);
-    if (args.confirm && !baseline_writer) confirm_findings(report, job, args.confirm_options, sources);
+    if (args.confirm && !baseline_writer) {
+      std::string error;
+      std::optional<const runner::KernelManifest*> manifest = confirm_configs.kernel_for(job.input.path, &error);
+      if (!manifest) {
+        // Its configuration is broken: planning the jobs said so already.
+        manifest = nullptr;
+      }
+      confirm_findings(report, job, *manifest, args.confirm_options, sources);
+    }
     if (!report.diagnostics.empty()) progress.clear();
     // Writing a baseline records the findings rather than shows them.
     for (const Diagnostic& diagnostic : report.diagnostics) {
@@ -480,8 +491,12 @@ int main(int argc, char** argv) {
       ->type_name("INDEX")->group(confirming);
   app.add_option("--timeout", args.confirm_options.timeout_seconds, "Kill a confirming run after SECONDS (default 10)")
       ->type_name("SECONDS")->check(CLI::PositiveNumber)->group(confirming);
-  app.add_option("--seed", args.confirm_options.seed, "Seed of a confirming run's made-up inputs (default 1)")
-      ->type_name("N")->group(confirming);
+  auto* confirm_seed = app.add_option("--seed", args.confirm_seed,
+                                      "Seed of a confirming run's made-up inputs (default: the manifest's, else 1)")
+                           ->type_name("N")->group(confirming);
+  app.add_option("--reproducers", args.confirm_options.reproducers,
+                 "Write a reproducer (a [[kernel]] table of the smallest failing setup) per confirmed finding into DIR")
+      ->type_name("DIR")->group(confirming);
   auto* adoption = "Adopting klint on existing code";
   app.add_option("--baseline", args.baseline, "Report only findings that the baseline FILE does not hold")
       ->type_name("FILE")->group(adoption);
@@ -535,6 +550,7 @@ int main(int argc, char** argv) {
     return kExitClean;
   }
   if (devices->parsed()) return print_devices(std::cout);
+  if (confirm_seed->count()) args.confirm_options.seed = args.confirm_seed;
   if (run_command->parsed()) {
     std::string error;
     CompileOptions options = compile_options(args, &error);
