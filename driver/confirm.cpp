@@ -71,14 +71,17 @@ bool on(const std::set<Line>& lines, const runner::AccessSite& site) {
 
 bool matches(Evidence evidence, const runner::ShadowFinding& f, const runner::Instrumented& in,
              const std::set<Line>& lines) {
-  const bool here = on(lines, in.sites[f.second.site]) ||
-                    ((f.kind == ShadowKind::Race || f.kind == ShadowKind::OverlappingWrite) &&
-                     on(lines, in.sites[f.first.site]));
+  const bool pair = f.kind != ShadowKind::UninitializedRead && f.kind != ShadowKind::OutOfRange;
+  const bool here = on(lines, in.sites[f.second.site]) || (pair && on(lines, in.sites[f.first.site]));
   switch (evidence) {
     case Evidence::Race: return f.kind == ShadowKind::Race && here;
     case Evidence::Uninitialized: return f.kind == ShadowKind::UninitializedRead && here;
-    case Evidence::Overlap: return f.kind == ShadowKind::OverlappingWrite && here;
-    case Evidence::SubgroupSize: return here;
+    // Both stores in the loop: the loop itself redoes elements, not the
+    // loop and some other store together.
+    case Evidence::Overlap:
+      return (f.kind == ShadowKind::OverlappingWrite || f.kind == ShadowKind::RepeatedLoopRead) &&
+             on(lines, in.sites[f.first.site]) && on(lines, in.sites[f.second.site]);
+    case Evidence::SubgroupSize: return runner::is_problem(f.kind) && here;
   }
   return false;
 }
@@ -93,13 +96,15 @@ std::vector<Note> witness_notes(const runner::ShadowFinding& f, const runner::In
   };
   auto kind = [&](const runner::AccessRecord& r) {
     switch (in.sites[r.site].kind) {
-      case runner::AccessKind::Read: return "read";
+      case runner::AccessKind::Read: case runner::AccessKind::StorageRead: return "read";
       case runner::AccessKind::Atomic: return "atomic";
       default: return "write";
     }
   };
   std::vector<Note> notes;
-  if (f.kind == ShadowKind::Race || f.kind == ShadowKind::OverlappingWrite) notes.push_back(note(f.first, kind(f.first)));
+  if (f.kind != ShadowKind::UninitializedRead && f.kind != ShadowKind::OutOfRange) {
+    notes.push_back(note(f.first, kind(f.first)));
+  }
   notes.push_back(note(f.second, kind(f.second)));
   return notes;
 }
@@ -415,7 +420,7 @@ void confirm_findings(FileReport& report, const Job& job, const runner::KernelMa
     if (pending.empty()) return;
   }
   static constexpr std::string_view kWhat[] = {"no race", "no read of an unwritten element",
-                                               "no two invocations wrote one element",
+                                               "no element that two workgroups stored, or loaded in the loop",
                                                "no difference between subgroup sizes and nothing on its lines"};
   for (Diagnostic* d : pending) {
     const std::string_view what = kWhat[static_cast<int>(*evidence_for(d->rule->id))];

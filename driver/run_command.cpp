@@ -182,8 +182,15 @@ int run_and_report(const std::string& path, const Kernel& kernel, const reflect:
       runner::run_isolated(instrumented ? instrumented->spirv : kernel.spirv, entry.name, with_log, isolate);
   if (run.verdict == runner::Verdict::Failed) return input_error(err, path, run.message);
   std::optional<runner::ShadowReport> shadow;
+  std::vector<std::string> evidence;
   if (instrumented && run.verdict == runner::Verdict::Completed) {
     shadow = runner::read_log(*instrumented, run.execution.buffers.back().data);
+    // Loads that two workgroups repeat are evidence for --confirm, no problem
+    // in themselves: shown apart, and not counted.
+    for (const runner::ShadowFinding& f : shadow->findings) {
+      if (!runner::is_problem(f.kind)) evidence.push_back(runner::describe(*instrumented, f));
+    }
+    std::erase_if(shadow->findings, [](const runner::ShadowFinding& f) { return !runner::is_problem(f.kind); });
     run.execution.buffers.pop_back();
     std::erase_if(run.execution.guard_violations, [&](const runner::GuardViolation& g) {
       return g.set == instrumented->log_set && g.binding == 0;
@@ -214,6 +221,7 @@ int run_and_report(const std::string& path, const Kernel& kernel, const reflect:
                        shadow->truncated ? fmt::format(" (the log kept the first {})", instrumented->capacity) : "",
                        shadow->findings.size(), shadow->findings.size() == 1 ? "" : "s");
     for (const runner::ShadowFinding& f : shadow->findings) out << "  " << runner::describe(*instrumented, f) << "\n";
+    for (const std::string& line : evidence) out << "  observed: " << line << "\n";
     for (const std::string& skipped : instrumented->skipped) out << "  not logged: " << skipped << "\n";
   }
   const size_t violations = run.execution.guard_violations.size();

@@ -1,5 +1,7 @@
 #include "runner/instrument.h"
 
+#include "analyzer/loops.h"
+
 #include <spirv-tools/optimizer.hpp>
 
 #include <algorithm>
@@ -179,6 +181,7 @@ class Instrumenter {
   std::vector<ir::Instruction>* code_ = nullptr;  // where emit() appends
   uint32_t log_ = 0, epoch_ = 0, local_index_ = 0, workgroup_id_ = 0, workgroups_ = 0;
   uint32_t atomic_scope_ = static_cast<uint32_t>(spv::Scope::Device);
+  bool in_loop_ = false;  // whether the block being rewritten is in a loop
   std::vector<uint32_t> workgroup_vars_, storage_vars_;  // by target index
 };
 
@@ -446,7 +449,7 @@ bool Instrumenter::element(const Chain& chain, bool storage, AccessSite& site, u
   if (storage) {
     std::optional<uint32_t> size = bytes(type);
     if (!size) {
-      *why = "a store of a whole struct, array or matrix";
+      *why = "an access to a whole struct, array or matrix in a buffer";
       return false;
     }
     site.count = *size;
@@ -474,13 +477,15 @@ std::optional<uint32_t> Instrumenter::site_for(const ir::Instruction& access, ui
   if (*storage_class == StorageClass::Workgroup) {
     if (!chain) return skip("an access through a pointer klint cannot follow to its workgroup variable");
   } else {
-    if (kind != AccessKind::Write || !chain) return std::nullopt;
+    // Loads only inside loops: what a grid-stride loop reads twice shows
+    // that its workgroups redo each other's elements.
+    if ((kind != AccessKind::Write && !(kind == AccessKind::Read && in_loop_)) || !chain) return std::nullopt;
     const uint32_t block = pointee(in_.def(chain->variable)->type_id());
     const bool buffer = *storage_class == StorageClass::StorageBuffer ||
                         (*storage_class == StorageClass::Uniform && in_.has_decoration(block, spv::Decoration::BufferBlock));
     if (!buffer) return std::nullopt;
     storage = true;
-    kind = AccessKind::StorageWrite;
+    kind = kind == AccessKind::Write ? AccessKind::StorageWrite : AccessKind::StorageRead;
   }
 
   AccessSite site;
@@ -588,7 +593,12 @@ bool Instrumenter::run(std::string* error) {
   make_log();
 
   for (size_t f = 0; f < in_.functions().size(); ++f) {
+    std::vector<bool> looped(in_.functions()[f].blocks.size(), false);
+    for (const Loop& loop : find_loops(in_, in_.functions()[f])) {
+      for (size_t b = 0; b < loop.body.size() && b < looped.size(); ++b) looped[b] = looped[b] || loop.body[b];
+    }
     for (size_t b = 0; b < in_.functions()[f].blocks.size(); ++b) {
+      in_loop_ = looped[b];
       const std::vector<ir::Instruction>& source = in_.functions()[f].blocks[b].instructions;
       std::vector<ir::Instruction> rewritten;
       rewritten.reserve(source.size());

@@ -1,5 +1,6 @@
-// Rewrites a kernel so that it logs every access to workgroup memory, and
-// every plain store to a storage buffer, into one extra storage buffer: the
+// Rewrites a kernel so that it logs every access to workgroup memory, every
+// plain store to a storage buffer and every load from one inside a loop, into
+// one extra storage buffer: the
 // debug output buffer a person would add by hand to see who touched what,
 // added by klint. runner/shadow.h reads the log back into findings.
 //
@@ -48,6 +49,7 @@ enum class AccessKind : uint8_t {
   Write,         // OpStore to workgroup memory
   Atomic,        // an atomic on workgroup memory
   StorageWrite,  // a plain OpStore to a storage buffer
+  StorageRead,   // an OpLoad from a storage buffer inside a loop
 };
 
 enum class ValueType : uint8_t { None, Float, Int, Uint, Bool };

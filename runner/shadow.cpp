@@ -73,6 +73,7 @@ class Reader {
     const AccessRecord& a = log_[r];
     const AccessSite& site = in_.sites[a.site];
     if (site.kind == AccessKind::StorageWrite) return storage_write(r);
+    if (site.kind == AccessKind::StorageRead) return storage_read(r);
     const WorkgroupTarget& target = in_.workgroup[site.target];
     if (a.out_of_range || uint64_t{a.element} + site.count > target.scalars) {
       return add({ShadowKind::OutOfRange, {}, a, a.element}, a.site, a.site);
@@ -142,6 +143,17 @@ class Reader {
     }
   }
 
+  void storage_read(uint32_t r) {
+    const AccessRecord& a = log_[r];
+    // Keyed by the site as well: the same load, run for one element by two workgroups.
+    auto [it, fresh] = readers_.try_emplace({a.site, in_.sites[a.site].target, a.element}, Writer{r});
+    if (fresh) return;
+    const AccessRecord& before = log_[it->second.record];
+    if (before.workgroup != a.workgroup) {
+      add({ShadowKind::RepeatedLoopRead, before, a, a.element}, a.site, a.site);
+    }
+  }
+
   void add(ShadowFinding finding, uint32_t site_a, uint32_t site_b) {
     if (report_.findings.size() >= kMaxFindings) return;
     if (!reported_.insert({finding.kind, std::min(site_a, site_b), std::max(site_a, site_b)}).second) return;
@@ -153,6 +165,7 @@ class Reader {
   ShadowReport& report_;
   std::unordered_map<Key, Cell, KeyHash> cells_;
   std::unordered_map<Key, Writer, KeyHash> writers_;
+  std::unordered_map<Key, Writer, KeyHash> readers_;  // workgroup field: the site
   std::set<std::tuple<ShadowKind, uint32_t, uint32_t>> reported_;
   std::vector<ShadowFinding> pending_;
   std::vector<uint32_t> pending_records_;
@@ -214,20 +227,25 @@ std::string_view to_string(ShadowKind kind) {
     case ShadowKind::UninitializedRead: return "uninitialized read";
     case ShadowKind::OutOfRange: return "out of range";
     case ShadowKind::OverlappingWrite: return "overlapping write";
+    case ShadowKind::RepeatedLoopRead: return "repeated loop read";
   }
   return "";
 }
 
+bool is_problem(ShadowKind kind) { return kind != ShadowKind::RepeatedLoopRead; }
+
 std::string describe(const Instrumented& in, const ShadowFinding& f) {
   const AccessSite& second = in.sites[f.second.site];
   auto element = [&](const AccessSite& site, uint32_t e) {
-    if (site.kind == AccessKind::StorageWrite) return fmt::format("byte {} of '{}'", e, in.storage[site.target].name);
+    if (site.kind == AccessKind::StorageWrite || site.kind == AccessKind::StorageRead) {
+      return fmt::format("byte {} of '{}'", e, in.storage[site.target].name);
+    }
     const WorkgroupTarget& t = in.workgroup[site.target];
     return t.scalar_array ? fmt::format("{}[{}]", t.name, e) : fmt::format("scalar {} of '{}'", e, t.name);
   };
   auto verb = [](const AccessSite& site) {
     switch (site.kind) {
-      case AccessKind::Read: return "reads";
+      case AccessKind::Read: case AccessKind::StorageRead: return "reads";
       case AccessKind::Write: case AccessKind::StorageWrite: return "writes";
       case AccessKind::Atomic: return "updates atomically";
     }
@@ -264,6 +282,11 @@ std::string describe(const Instrumented& in, const ShadowFinding& f) {
       return fmt::format("index out of range in workgroup {}: {} {} {} '{}' at {}", f.second.workgroup,
                          who(f.second), verb(second), index, t.name, where(second));
     }
+    case ShadowKind::RepeatedLoopRead:
+      return fmt::format("the loop at {} reads {} in invocation {} of workgroup {} and again in invocation {} of "
+                         "workgroup {}: the workgroups redo each other's elements",
+                         where(second), element(second, f.element), f.first.invocation, f.first.workgroup,
+                         f.second.invocation, f.second.workgroup);
     case ShadowKind::OverlappingWrite: {
       const AccessSite& first = in.sites[f.first.site];
       return fmt::format("overlapping writes to {}: invocation {} of workgroup {} at {}{} and invocation {} of workgroup {} at {}{}",

@@ -12,6 +12,12 @@
 //   out of range        an array index at or past the array's length
 //   overlapping write   two invocations store to one word of a storage
 //                       buffer, from different workgroups or in one epoch
+//
+// and one observation that is no problem by itself but is the witness of a
+// grid-stride loop whose workgroups overlap:
+//
+//   repeated loop read  invocations of two workgroups load one word of a
+//                       storage buffer at the same load inside a loop
 #pragma once
 
 #include <cstdint>
@@ -33,11 +39,15 @@ struct AccessRecord {
   uint32_t out_of_range = 0;
 };
 
-enum class ShadowKind { Race, UninitializedRead, OutOfRange, OverlappingWrite };
+enum class ShadowKind { Race, UninitializedRead, OutOfRange, OverlappingWrite, RepeatedLoopRead };
+
+// Whether the kind is a problem in itself (all but RepeatedLoopRead: many
+// correct kernels read one element from several workgroups).
+bool is_problem(ShadowKind kind);
 
 struct ShadowFinding {
   ShadowKind kind = ShadowKind::Race;
-  // For races and overlapping writes, the earlier access; unused otherwise.
+  // For races, overlapping writes and repeated reads, the earlier access; unused otherwise.
   AccessRecord first;
   // The access that shows the problem: the later of a race, the read, the
   // access out of range.

@@ -160,6 +160,30 @@ void main() {
   EXPECT_EQ(f.element % 4, 0u);
 }
 
+// A reduction's grid-stride loop stores nothing per element; what shows its
+// workgroups overlapping is one load reading one element in both.
+TEST(Shadow, ALoopLoadTwoWorkgroupsRepeatIsEvidenceNotAProblem) {
+  ShadowRun run = shadow_run(R"(#version 450
+layout(local_size_x = 16) in;
+layout(binding = 0) buffer Data { float x[]; };
+layout(binding = 1) buffer Sums { float partial[]; };
+void main() {
+    float s = 0.0;
+    for (uint i = gl_GlobalInvocationID.x; i < 64; i += gl_WorkGroupSize.x) s += x[i];
+    partial[gl_GlobalInvocationID.x] = s;
+}
+)", {2, 1, 1});
+  ASSERT_EQ(run.lines.size(), 1u) << ::testing::PrintToString(run.lines);
+  const ShadowFinding& f = run.report.findings[0];
+  EXPECT_EQ(f.kind, ShadowKind::RepeatedLoopRead);
+  EXPECT_FALSE(is_problem(f.kind));
+  EXPECT_NE(f.first.workgroup, f.second.workgroup);
+  // x[i] is read by invocation i % 16 of each workgroup.
+  EXPECT_EQ(f.first.invocation, f.second.invocation) << run.lines[0];
+  EXPECT_EQ(f.element / 4 % 16, f.first.invocation) << run.lines[0];
+  EXPECT_EQ(run.instrumented.sites[f.second.site].location.line, 7u);
+}
+
 TEST(Shadow, AFullLogStillShowsWhatItHolds) {
   const std::vector<uint32_t> spirv = spirv_from_glsl(R"(#version 450
 layout(local_size_x = 64) in;
