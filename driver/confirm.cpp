@@ -179,11 +179,16 @@ class Confirmer {
     runner::HarnessOptions harness_options;
     harness_options.seed = seed_;
     harness_options.grid = grid.value_or(kGrid);
-    if (!manifest_) return runner::default_harness(entry_, harness_options, error);
-    runner::KernelManifest manifest = *manifest_;
-    manifest.seed = seed_;
-    std::optional<runner::Harness> h = runner::manifest_harness(entry_, module_, manifest, shape, harness_options, error);
-    if (h && grid) h->grid = *grid;
+    std::optional<runner::Harness> h;
+    if (manifest_) {
+      runner::KernelManifest manifest = *manifest_;
+      manifest.seed = seed_;
+      h = runner::manifest_harness(entry_, module_, manifest, shape, harness_options, error);
+      if (h && grid) h->grid = *grid;
+    } else {
+      h = runner::default_harness(entry_, harness_options, error);
+    }
+    if (h) runner::give_default_specialization(module_, *h);
     return h;
   }
 

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <type_traits>
 #include <charconv>
 #include <cstring>
 #include <limits>
@@ -376,6 +377,42 @@ const reflect::EntryPoint* manifest_entry_point(const reflect::ModuleReflection&
                        manifest.file.filename().string(), *manifest.entry_point,
                        did_you_mean(*manifest.entry_point, names));
   return nullptr;
+}
+
+void give_default_specialization(const reflect::ModuleReflection& module, Harness& harness) {
+  size_t given = 0;
+  for (const reflect::SpecializationConstant& constant : module.specialization_constants) {
+    if (std::any_of(harness.specialization.begin(), harness.specialization.end(),
+                    [&](const SpecializationValue& v) { return v.id == constant.id; })) {
+      continue;
+    }
+    const Number value = std::visit(
+        [](auto v) -> Number {
+          if constexpr (std::is_same_v<decltype(v), double>) {
+            return v;
+          } else {
+            return static_cast<int64_t>(v);
+          }
+        },
+        constant.default_value);
+    SpecializationValue spec{constant.id, {}};
+    std::string why;
+    if (constant.type == "bool") {
+      spec.bytes.assign(4, 0);
+      spec.bytes[0] = to_double(value) != 0;
+    } else if (std::optional<ScalarType> type = scalar_type(constant.type)) {
+      spec.bytes.resize(type->bytes);
+      if (!encode(value, *type, spec.bytes.data(), &why)) continue;
+    } else {
+      continue;
+    }
+    harness.specialization.push_back(std::move(spec));
+    ++given;
+  }
+  if (given) {
+    harness.guesses.push_back(fmt::format("specialization constants: {} at {} declared default{}, given to the pipeline",
+                                          given, given == 1 ? "its" : "their", given == 1 ? "" : "s"));
+  }
 }
 
 std::optional<Harness> manifest_harness(const reflect::EntryPoint& entry, const reflect::ModuleReflection& module,

@@ -98,6 +98,13 @@ std::optional<Harness> manifest_harness(const reflect::EntryPoint& entry, const 
                                         const KernelManifest& manifest, const Shape& shape,
                                         const HarnessOptions& options, std::string* error);
 
+// Gives every specialization constant the harness leaves out its declared
+// default explicitly, and says so in the guesses. A pipeline given none takes
+// the module's defaults, and those can disagree with what the source says:
+// glslang gives `local_size_x_id` a constant of its own whose default is 1,
+// beside the `constant_id` one the source declares with its value.
+void give_default_specialization(const reflect::ModuleReflection& module, Harness& harness);
+
 // The expected-output file for one shape: `output.pattern` with each {var}
 // replaced by the shape's value (as describe_shape prints it), relative to the
 // manifest's directory.
