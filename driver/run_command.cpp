@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "driver/config.h"
+#include "driver/probe_report.h"
 #include "reflect/reflection.h"
 #include "runner/manifest.h"
 #include "runner/harness.h"
@@ -23,6 +24,7 @@ constexpr int kExitCompleted = 0;
 constexpr int kExitRunFailed = 1;
 constexpr int kExitUsage = 2;
 constexpr size_t kWordsShown = 8;
+constexpr size_t kProbeRowsShown = 64;
 
 int input_error(std::ostream& err, const std::string& path, const std::string& reason) {
   err << fmt::format("klint: error: {}: {}\n", path, reason.substr(0, reason.find('\n')));
@@ -122,6 +124,9 @@ std::string workgroup_text(const reflect::EntryPoint& entry) {
 struct Kernel {
   std::vector<uint32_t> spirv;
   reflect::ModuleReflection module;
+  ModuleOrigin origin;
+  std::string text;
+  std::vector<runner::ProbeRequest> probes;
 };
 
 std::optional<Kernel> load_kernel(const std::string& path, const CompileOptions& compile_options,
@@ -151,7 +156,8 @@ std::optional<Kernel> load_kernel(const std::string& path, const CompileOptions&
   std::string error;
   std::optional<reflect::ModuleReflection> module = reflect::reflect_module(compiled.spirv, &error);
   if (!module) return fail("cannot reflect: " + error);
-  return Kernel{std::move(compiled.spirv), std::move(*module)};
+  return Kernel{std::move(compiled.spirv), std::move(*module), ModuleOrigin{path, compiled.assembly_lines},
+                std::move(*text), {}};
 }
 
 // Runs one harness and prints `header`, what the harness guessed and what the
@@ -163,7 +169,14 @@ int run_and_report(const std::string& path, const Kernel& kernel, const reflect:
   runner::IsolateOptions isolate;
   isolate.timeout_seconds = options.timeout_seconds;
   isolate.execute.device_index = options.device;
-  runner::IsolatedRun run = runner::run_isolated(kernel.spirv, entry.name, harness, isolate);
+  std::optional<ProbedKernel> probed;
+  if (!kernel.probes.empty()) {
+    std::string error;
+    probed = probe_kernel(kernel.spirv, kernel.origin, kernel.probes, harness, &error);
+    if (!probed) return input_error(err, path, error);
+  }
+  runner::IsolatedRun run = runner::run_isolated(probed ? probed->instrumented.spirv : kernel.spirv, entry.name,
+                                                 probed ? probed->harness : harness, isolate);
   if (run.verdict == runner::Verdict::Failed) return input_error(err, path, run.message);
   out << header;
   for (const std::string& guess : harness.guesses) out << "guessed: " << guess << "\n";
@@ -172,7 +185,7 @@ int run_and_report(const std::string& path, const Kernel& kernel, const reflect:
     return kExitRunFailed;
   }
   out << "device: " << run.execution.device << "\n";
-  for (size_t i = 0; i < run.execution.buffers.size(); ++i) {
+  for (size_t i = 0; i < harness.buffers.size(); ++i) {  // the probes' log comes after the kernel's own
     const runner::BufferResult& after = run.execution.buffers[i];
     auto binding = std::find_if(entry.bindings.begin(), entry.bindings.end(), [&](const reflect::Binding& b) {
       return b.set == after.set && b.binding == after.binding;
@@ -182,6 +195,7 @@ int run_and_report(const std::string& path, const Kernel& kernel, const reflect:
       if (guard.set == after.set && guard.binding == after.binding) print_violation(out, guard);
     }
   }
+  if (probed) print_probes(out, *probed, run.execution.buffers.back().data, options.probe_rows.value_or(kProbeRowsShown));
   const size_t violations = run.execution.guard_violations.size();
   if (violations > 0) {
     out << fmt::format("verdict: completed, out of bounds: wrote past {} buffer guard{}\n", violations,
@@ -301,6 +315,23 @@ int run_manifest(const std::string& path, const Kernel& kernel, runner::KernelMa
   return worst;
 }
 
+// Reads every --probe and places them once, so that a probe that matches
+// nothing stops klint before anything runs. Returns the exit code of why not.
+std::optional<int> attach_probes(const std::string& path, const RunOptions& options, Kernel& kernel,
+                                 std::ostream& err) {
+  std::string error;
+  if (options.probe_rows && options.probes.empty()) return input_error(err, path, "--probe-rows needs --probe");
+  for (const std::string& spec : options.probes) {
+    std::optional<runner::ProbeRequest> probe = parse_probe(spec, path, kernel.text, &error);
+    if (!probe) return input_error(err, path, error);
+    kernel.probes.push_back(std::move(*probe));
+  }
+  if (!kernel.probes.empty() && !probe_kernel(kernel.spirv, kernel.origin, kernel.probes, {}, &error)) {
+    return input_error(err, path, error);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 int run_kernel(const std::string& path, const CompileOptions& compile_options, const RunOptions& options,
@@ -322,6 +353,7 @@ int run_kernel(const std::string& path, const CompileOptions& compile_options, c
   }
   std::optional<Kernel> kernel = load_kernel(path, compile_options, err);
   if (!kernel) return kExitUsage;
+  if (std::optional<int> code = attach_probes(path, options, *kernel, err)) return *code;
   if (*manifest) return run_manifest(path, *kernel, **manifest, grid, options, out, err);
 
   const reflect::EntryPoint& entry = kernel->module.entry_points.front();
