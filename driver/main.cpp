@@ -521,6 +521,7 @@ int main(int argc, char** argv) {
   RunOptions run_options;
   uint32_t run_device = 0;
   uint64_t run_seed = 1;
+  size_t run_probe_rows = 64;
   auto* run_command = app.add_subcommand("run", "Run a kernel on a Vulkan device, per shape of its [[kernel]] in klint.toml or with made-up inputs (docs/runner.md)");
   run_command->add_option("file", run_path, "Shader to run")->required();
   auto* device_option = run_command->add_option("--device", run_device, "Vulkan device (default: the CPU device, lavapipe)")->type_name("INDEX");
@@ -531,6 +532,8 @@ int main(int argc, char** argv) {
                         "Run the kernel instrumented and report races, reads of unwritten shared memory and indices out of range");
   run_command->add_flag("--time", run_options.time, "Print how long the dispatch took");
   run_command->add_option("--shape", run_options.shape, "Run one shape of the kernel's manifest, a value for every variable")->type_name("NAME=VALUE,...");
+  run_command->add_option("--probe", run_options.probes, "Record the value a line computes, per invocation (repeatable)")->type_name("FILE:LINE[:NAME]")->allow_extra_args(false);
+  auto* probe_rows_option = run_command->add_option("--probe-rows", run_probe_rows, "Invocations a probe table shows (default 64)")->type_name("N");
   run_command->fallthrough();
   auto* targets = app.add_subcommand("targets", "List the device targets klint knows");
   auto* devices = app.add_subcommand("devices", "List the Vulkan devices of this machine");
@@ -557,6 +560,7 @@ int main(int argc, char** argv) {
     if (!error.empty()) return usage_error(error);
     if (device_option->count()) run_options.device = run_device;
     if (seed_option->count()) run_options.seed = run_seed;
+    if (probe_rows_option->count()) run_options.probe_rows = run_probe_rows;
     if (!args.config.empty()) run_options.config = args.config;
     return run_kernel(run_path, options, run_options, std::cout, std::cerr);
   }

@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "driver/config.h"
+#include "driver/probe_report.h"
 #include "reflect/reflection.h"
 #include "runner/manifest.h"
 #include "runner/harness.h"
@@ -25,6 +26,7 @@ constexpr int kExitCompleted = 0;
 constexpr int kExitRunFailed = 1;
 constexpr int kExitUsage = 2;
 constexpr size_t kWordsShown = 8;
+constexpr size_t kProbeRowsShown = 64;
 
 int input_error(std::ostream& err, const std::string& path, const std::string& reason) {
   err << fmt::format("klint: error: {}: {}\n", path, reason.substr(0, reason.find('\n')));
@@ -124,7 +126,9 @@ std::string workgroup_text(const reflect::EntryPoint& entry) {
 struct Kernel {
   std::vector<uint32_t> spirv;
   reflect::ModuleReflection module;
-  std::vector<uint32_t> assembly_lines;  // .spvasm: each instruction's line, for locations
+  ModuleOrigin origin;
+  std::string text;
+  std::vector<runner::ProbeRequest> probes;
 };
 
 std::optional<Kernel> load_kernel(const std::string& path, const CompileOptions& compile_options,
@@ -154,7 +158,8 @@ std::optional<Kernel> load_kernel(const std::string& path, const CompileOptions&
   std::string error;
   std::optional<reflect::ModuleReflection> module = reflect::reflect_module(compiled.spirv, &error);
   if (!module) return fail("cannot reflect: " + error);
-  return Kernel{std::move(compiled.spirv), std::move(*module), std::move(compiled.assembly_lines)};
+  return Kernel{std::move(compiled.spirv), std::move(*module), ModuleOrigin{path, compiled.assembly_lines},
+                std::move(*text), {}};
 }
 
 // Runs one harness and prints `header`, what the harness guessed and what the
@@ -166,20 +171,28 @@ int run_and_report(const std::string& path, const Kernel& kernel, const reflect:
   runner::IsolateOptions isolate;
   isolate.timeout_seconds = options.timeout_seconds;
   isolate.execute.device_index = options.device;
-  // --shadow runs the instrumented kernel with its log as one more buffer,
-  // which the report leaves out.
+  // --shadow and --probe run the instrumented kernel with its log as one
+  // more buffer, which the report leaves out.
+  if (options.shadow && !kernel.probes.empty()) return input_error(err, path, "--shadow and --probe run apart");
   std::optional<runner::Instrumented> instrumented;
   if (options.shadow) {
     runner::InstrumentOptions instrument_options;
     instrument_options.specialization = harness.specialization;
     std::string error;
-    instrumented = runner::instrument(kernel.spirv, ModuleOrigin{path, kernel.assembly_lines}, instrument_options, &error);
+    instrumented = runner::instrument(kernel.spirv, kernel.origin, instrument_options, &error);
     if (!instrumented) return input_error(err, path, "cannot instrument: " + error);
   }
-  runner::Harness with_log = harness;
+  std::optional<ProbedKernel> probed;
+  if (!kernel.probes.empty()) {
+    std::string error;
+    probed = probe_kernel(kernel.spirv, kernel.origin, kernel.probes, harness, &error);
+    if (!probed) return input_error(err, path, error);
+  }
+  runner::Harness with_log = probed ? probed->harness : harness;
   if (instrumented) with_log.buffers.push_back(runner::log_buffer(*instrumented));
-  runner::IsolatedRun run =
-      runner::run_isolated(instrumented ? instrumented->spirv : kernel.spirv, entry.name, with_log, isolate);
+  const std::vector<uint32_t>& spirv =
+      instrumented ? instrumented->spirv : probed ? probed->instrumented.spirv : kernel.spirv;
+  runner::IsolatedRun run = runner::run_isolated(spirv, entry.name, with_log, isolate);
   if (run.verdict == runner::Verdict::Failed) return input_error(err, path, run.message);
   std::optional<runner::ShadowReport> shadow;
   std::vector<std::string> evidence;
@@ -203,7 +216,7 @@ int run_and_report(const std::string& path, const Kernel& kernel, const reflect:
     return kExitRunFailed;
   }
   out << "device: " << run.execution.device << "\n";
-  for (size_t i = 0; i < run.execution.buffers.size(); ++i) {
+  for (size_t i = 0; i < harness.buffers.size(); ++i) {  // the probes' log comes after the kernel's own
     const runner::BufferResult& after = run.execution.buffers[i];
     auto binding = std::find_if(entry.bindings.begin(), entry.bindings.end(), [&](const reflect::Binding& b) {
       return b.set == after.set && b.binding == after.binding;
@@ -224,6 +237,7 @@ int run_and_report(const std::string& path, const Kernel& kernel, const reflect:
     for (const std::string& line : evidence) out << "  observed: " << line << "\n";
     for (const std::string& skipped : instrumented->skipped) out << "  not logged: " << skipped << "\n";
   }
+  if (probed) print_probes(out, *probed, run.execution.buffers.back().data, options.probe_rows.value_or(kProbeRowsShown));
   const size_t violations = run.execution.guard_violations.size();
   if (shadow && !shadow->findings.empty()) {
     out << fmt::format("verdict: completed, {} shadow finding{}\n", shadow->findings.size(),
@@ -348,6 +362,23 @@ int run_manifest(const std::string& path, const Kernel& kernel, runner::KernelMa
   return worst;
 }
 
+// Reads every --probe and places them once, so that a probe that matches
+// nothing stops klint before anything runs. Returns the exit code of why not.
+std::optional<int> attach_probes(const std::string& path, const RunOptions& options, Kernel& kernel,
+                                 std::ostream& err) {
+  std::string error;
+  if (options.probe_rows && options.probes.empty()) return input_error(err, path, "--probe-rows needs --probe");
+  for (const std::string& spec : options.probes) {
+    std::optional<runner::ProbeRequest> probe = parse_probe(spec, path, kernel.text, &error);
+    if (!probe) return input_error(err, path, error);
+    kernel.probes.push_back(std::move(*probe));
+  }
+  if (!kernel.probes.empty() && !probe_kernel(kernel.spirv, kernel.origin, kernel.probes, {}, &error)) {
+    return input_error(err, path, error);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 int run_kernel(const std::string& path, const CompileOptions& compile_options, const RunOptions& options,
@@ -369,6 +400,7 @@ int run_kernel(const std::string& path, const CompileOptions& compile_options, c
   }
   std::optional<Kernel> kernel = load_kernel(path, compile_options, err);
   if (!kernel) return kExitUsage;
+  if (std::optional<int> code = attach_probes(path, options, *kernel, err)) return *code;
   if (*manifest) return run_manifest(path, *kernel, **manifest, grid, options, out, err);
 
   const reflect::EntryPoint& entry = kernel->module.entry_points.front();

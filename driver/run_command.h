@@ -8,6 +8,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "analyzer/frontend.h"
 
@@ -22,12 +23,15 @@ struct RunOptions {
   std::optional<std::string> config;  // --config: the klint.toml to read instead of the nearest one
   bool shadow = false;  // --shadow: run instrumented, print races, unwritten reads, indices out of range
   bool time = false;    // --time: print how long the dispatch took
+  std::vector<std::string> probes;    // --probe FILE:LINE[:NAME], as typed (driver/probe_report.h)
+  std::optional<size_t> probe_rows;   // --probe-rows: invocations a probe table shows (default 64)
 };
 
 // Prints the device, what the harness guessed, each buffer after the run
 // (size, words changed or never written, its first words, guard bytes
 // written) and a verdict line; with a manifest, a header line and all that
-// for each shape. Returns 0 when every run completed within its buffers, 1
+// for each shape; with probes, a table of the values they recorded before each
+// verdict. Returns 0 when every run completed within its buffers, 1
 // when one timed out, crashed, lost the device or wrote out of bounds, 2 when
 // the file could not be read, compiled or run, the manifest does not fit the
 // kernel, or an option is wrong (`klint: error: FILE: reason` on `err`).

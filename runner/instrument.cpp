@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <unordered_map>
+
+#include "runner/probe.h"
 
 namespace klint::runner {
 
@@ -172,7 +175,15 @@ class Instrumenter {
   std::optional<uint32_t> site_for(const ir::Instruction& access, uint32_t pointer, AccessKind kind,
                                    uint32_t* element, uint32_t* out_of_range, uint32_t* clamped_pointer);
   void log(uint32_t site, uint32_t element, uint32_t value, uint32_t out_of_range);
+  // Appends one record: its first three words are the site, the workgroup
+  // and the invocation; `rest` fills the others.
+  void append_record(uint32_t site, const std::array<uint32_t, kRecordWords - 3>& rest);
   uint32_t value_of(const ir::Instruction& access, AccessKind kind, AccessSite& site);
+  // Logs every access of one instruction around it into `rewritten`.
+  void rewrite_access(const ir::Instruction& access, std::vector<ir::Instruction>& rewritten);
+  bool place_probes(std::string* error);
+  void record_probe(uint32_t probe);
+  uint32_t bits_of(uint32_t value, ValueType type);
 
   ir::Module& out_;
   const ::klint::Module& in_;
@@ -183,6 +194,10 @@ class Instrumenter {
   uint32_t atomic_scope_ = static_cast<uint32_t>(spv::Scope::Device);
   bool in_loop_ = false;  // whether the block being rewritten is in a loop
   std::vector<uint32_t> workgroup_vars_, storage_vars_;  // by target index
+  // Per probe: the value it records and its Private count of executions.
+  std::vector<ProbeTarget> probe_targets_;
+  std::vector<uint32_t> probe_counters_;
+  std::unordered_map<const ir::Instruction*, std::vector<uint32_t>> probes_after_;
 };
 
 void Instrumenter::decorate(uint32_t target, spv::Decoration decoration, std::initializer_list<uint32_t> literals) {
@@ -554,6 +569,11 @@ uint32_t Instrumenter::value_of(const ir::Instruction& access, AccessKind kind, 
 }
 
 void Instrumenter::log(uint32_t site, uint32_t element, uint32_t value, uint32_t out_of_range) {
+  const uint32_t epoch = emit(Op::OpLoad, uint_type(), {ir::id(epoch_)});
+  append_record(constant(site), {element, epoch, value, out_of_range, constant(0)});
+}
+
+void Instrumenter::append_record(uint32_t site, const std::array<uint32_t, kRecordWords - 3>& rest) {
   const uint32_t u = uint_type();
   const uint32_t id = load_builtin(workgroup_id_, true);
   const uint32_t n = load_builtin(workgroups_, true);
@@ -562,19 +582,101 @@ void Instrumenter::log(uint32_t site, uint32_t element, uint32_t value, uint32_t
   const uint32_t yz = emit(Op::OpIMul, u, {ir::id(emit(Op::OpIAdd, u, {ir::id(part(id, 1)), ir::id(z)})), ir::id(part(n, 0))});
   const uint32_t workgroup = emit(Op::OpIAdd, u, {ir::id(part(id, 0)), ir::id(yz)});
   const uint32_t invocation = load_builtin(local_index_, false);
-  const uint32_t epoch = emit(Op::OpLoad, u, {ir::id(epoch_)});
   const uint32_t word_pointer = pointer_type(StorageClass::StorageBuffer, u);
   const uint32_t counter = emit(Op::OpAccessChain, word_pointer, {ir::id(log_), ir::id(constant(0))});
   const uint32_t slot = emit(Op::OpAtomicIAdd, u, {ir::id(counter), ir::id(constant(atomic_scope_)), ir::id(constant(0)), ir::id(constant(1))});
   const uint32_t fits = emit(Op::OpULessThan, bool_type(), {ir::id(slot), ir::id(constant(result_.capacity))});
   const uint32_t record = emit(Op::OpSelect, u, {ir::id(fits), ir::id(slot), ir::id(constant(result_.capacity))});
   const uint32_t base = emit(Op::OpIMul, u, {ir::id(record), ir::id(constant(kRecordWords))});
-  const uint32_t words[kRecordWords] = {constant(site), workgroup, invocation, element, epoch, value, out_of_range, constant(0)};
+  const uint32_t words[kRecordWords] = {site, workgroup, invocation, rest[0], rest[1], rest[2], rest[3], rest[4]};
   for (uint32_t k = 0; k < kRecordWords; ++k) {
     const uint32_t at = k == 0 ? base : emit(Op::OpIAdd, u, {ir::id(base), ir::id(constant(k))});
     const uint32_t pointer = emit(Op::OpAccessChain, word_pointer, {ir::id(log_), ir::id(constant(2)), ir::id(at)});
     emit_void(Op::OpStore, {ir::id(pointer), ir::id(words[k])});
   }
+}
+
+// A 32-bit scalar or bool as uint bits.
+uint32_t Instrumenter::bits_of(uint32_t value, ValueType type) {
+  switch (type) {
+    case ValueType::Uint:
+      return value;
+    case ValueType::Bool:
+      return emit(Op::OpSelect, uint_type(), {ir::id(value), ir::id(constant(1)), ir::id(constant(0))});
+    default:
+      return emit(Op::OpBitcast, uint_type(), {ir::id(value)});
+  }
+}
+
+// Finds each probe's instruction and gives the probe its counter.
+bool Instrumenter::place_probes(std::string* error) {
+  for (const ProbeRequest& request : options_.probes) {
+    std::optional<ProbeTarget> target = select_probe(in_, request, error);
+    if (!target) return false;
+    const auto index = static_cast<uint32_t>(probe_targets_.size());
+    result_.probes.push_back({request, target->type, target->components, target->what, in_.nearest_location(*target->after)});
+    probes_after_[target->after].push_back(index);
+    probe_counters_.push_back(add_variable(StorageClass::Private, uint_type(), constant(0)));
+    probe_targets_.push_back(std::move(*target));
+  }
+  return true;
+}
+
+void Instrumenter::record_probe(uint32_t probe) {
+  const ProbeTarget& target = probe_targets_[probe];
+  const uint32_t u = uint_type();
+  const uint32_t iteration = emit(Op::OpLoad, u, {ir::id(probe_counters_[probe])});
+  emit_void(Op::OpStore, {ir::id(probe_counters_[probe]), ir::id(emit(Op::OpIAdd, u, {ir::id(iteration), ir::id(constant(1))}))});
+  std::array<uint32_t, kRecordWords - 3> rest{iteration, constant(0), constant(0), constant(0), constant(0)};
+  if (target.components == 1) {
+    rest[1] = bits_of(target.value, target.type);
+  } else {
+    const uint32_t vector_type = in_.def(target.value)->type_id();
+    const uint32_t component_type = in_.def(vector_type)->word(1);
+    for (uint32_t k = 0; k < target.components; ++k) {
+      const uint32_t component = emit(Op::OpCompositeExtract, component_type, {ir::id(target.value), ir::literal(k)});
+      rest[1 + k] = bits_of(component, target.type);
+    }
+  }
+  append_record(constant(kProbeSite | probe), rest);
+}
+
+void Instrumenter::rewrite_access(const ir::Instruction& access, std::vector<ir::Instruction>& rewritten) {
+  const uint32_t pointer = accessed_pointer(access);
+  if (access.opcode() == Op::OpCopyMemory || access.opcode() == Op::OpCopyMemorySized) {
+    if (in_.storage_class(access.word(0)) == StorageClass::Workgroup ||
+        in_.storage_class(access.word(1)) == StorageClass::Workgroup) {
+      const Location at = in_.nearest_location(access);
+      result_.skipped.push_back(at.file + ":" + std::to_string(at.line) + ": a memory copy");
+    }
+  }
+  if (!pointer) {
+    rewritten.push_back(access);
+    if (orders_workgroup_memory(access)) {
+      code_ = &rewritten;
+      const uint32_t before = emit(Op::OpLoad, uint_type(), {ir::id(epoch_)});
+      const uint32_t after = emit(Op::OpIAdd, uint_type(), {ir::id(before), ir::id(constant(1))});
+      emit_void(Op::OpStore, {ir::id(epoch_), ir::id(after)});
+    }
+    return;
+  }
+  const AccessKind kind = is_atomic(access.opcode()) ? AccessKind::Atomic
+                          : access.opcode() == Op::OpLoad ? AccessKind::Read : AccessKind::Write;
+  std::vector<ir::Instruction> before, after;
+  code_ = &before;
+  uint32_t element = 0, out_of_range = 0, clamped_pointer = 0;
+  const std::optional<uint32_t> site = site_for(access, pointer, kind, &element, &out_of_range, &clamped_pointer);
+  if (!site) {
+    rewritten.push_back(access);
+    return;
+  }
+  const bool logs_after = access.result_id() != 0;
+  code_ = logs_after ? &after : &before;
+  const uint32_t value = value_of(access, result_.sites[*site].kind, result_.sites[*site]);
+  log(*site, element, value, out_of_range);
+  rewritten.insert(rewritten.end(), before.begin(), before.end());
+  rewritten.push_back(clamped_pointer ? with_pointer(access, clamped_pointer) : access);
+  rewritten.insert(rewritten.end(), after.begin(), after.end());
 }
 
 bool Instrumenter::run(std::string* error) {
@@ -592,6 +694,13 @@ bool Instrumenter::run(std::string* error) {
   result_.capacity = options_.capacity;
   make_log();
 
+  for (const EntryPoint& entry : in_.entry_points()) {
+    if (entry.model != spv::ExecutionModel::GLCompute || !entry.workgroup_size) continue;
+    for (size_t axis = 0; axis < 3; ++axis) result_.workgroup_size[axis] = static_cast<uint32_t>((*entry.workgroup_size)[axis].value);
+    break;
+  }
+  if (!place_probes(error)) return false;
+
   for (size_t f = 0; f < in_.functions().size(); ++f) {
     std::vector<bool> looped(in_.functions()[f].blocks.size(), false);
     for (const Loop& loop : find_loops(in_, in_.functions()[f])) {
@@ -602,42 +711,27 @@ bool Instrumenter::run(std::string* error) {
       const std::vector<ir::Instruction>& source = in_.functions()[f].blocks[b].instructions;
       std::vector<ir::Instruction> rewritten;
       rewritten.reserve(source.size());
-      for (const ir::Instruction& access : source) {
-        const uint32_t pointer = accessed_pointer(access);
-        if (access.opcode() == Op::OpCopyMemory || access.opcode() == Op::OpCopyMemorySized) {
-          if (in_.storage_class(access.word(0)) == StorageClass::Workgroup ||
-              in_.storage_class(access.word(1)) == StorageClass::Workgroup) {
-            const Location at = in_.nearest_location(access);
-            result_.skipped.push_back(at.file + ":" + std::to_string(at.line) + ": a memory copy");
-          }
+      // Probes of OpPhi results wait for the block's last OpPhi.
+      std::vector<uint32_t> after_phis;
+      for (const ir::Instruction& instruction : source) {
+        if (!after_phis.empty() && instruction.opcode() != Op::OpPhi && !instruction.is_debug_line()) {
+          code_ = &rewritten;
+          for (uint32_t probe : after_phis) record_probe(probe);
+          after_phis.clear();
         }
-        if (!pointer) {
-          rewritten.push_back(access);
-          if (orders_workgroup_memory(access)) {
-            code_ = &rewritten;
-            const uint32_t before = emit(Op::OpLoad, uint_type(), {ir::id(epoch_)});
-            const uint32_t after = emit(Op::OpIAdd, uint_type(), {ir::id(before), ir::id(constant(1))});
-            emit_void(Op::OpStore, {ir::id(epoch_), ir::id(after)});
-          }
+        if (options_.accesses) {
+          rewrite_access(instruction, rewritten);
+        } else {
+          rewritten.push_back(instruction);
+        }
+        auto probed = probes_after_.find(&instruction);
+        if (probed == probes_after_.end()) continue;
+        if (instruction.opcode() == Op::OpPhi) {
+          after_phis.insert(after_phis.end(), probed->second.begin(), probed->second.end());
           continue;
         }
-        const AccessKind kind = is_atomic(access.opcode()) ? AccessKind::Atomic
-                                : access.opcode() == Op::OpLoad ? AccessKind::Read : AccessKind::Write;
-        std::vector<ir::Instruction> before, after;
-        code_ = &before;
-        uint32_t element = 0, out_of_range = 0, clamped_pointer = 0;
-        const std::optional<uint32_t> site = site_for(access, pointer, kind, &element, &out_of_range, &clamped_pointer);
-        if (!site) {
-          rewritten.push_back(access);
-          continue;
-        }
-        const bool logs_after = access.result_id() != 0;
-        code_ = logs_after ? &after : &before;
-        const uint32_t value = value_of(access, result_.sites[*site].kind, result_.sites[*site]);
-        log(*site, element, value, out_of_range);
-        rewritten.insert(rewritten.end(), before.begin(), before.end());
-        rewritten.push_back(clamped_pointer ? with_pointer(access, clamped_pointer) : access);
-        rewritten.insert(rewritten.end(), after.begin(), after.end());
+        code_ = &rewritten;
+        for (uint32_t probe : probed->second) record_probe(probe);
       }
       out_.functions[f].blocks[b].instructions = std::move(rewritten);
     }

@@ -26,8 +26,19 @@
 // records that do not fit all land in one spare record past the end, which
 // the reader ignores; a full log is a prefix of the run, and what it shows
 // still happened.
+//
+// Value probes (runner/probe.h) share the log. Each execution of a probed
+// instruction appends one record:
+//   site         kProbeSite | the probe's index into Instrumented::probes
+//   workgroup    as above
+//   invocation   as above
+//   iteration    how many times this invocation recorded this probe before
+//   components   words 4..7: the value's components as bits (bool: 0 or 1),
+//                0 past the last
+// The shadow reader skips them: their site is past every access site.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -43,6 +54,9 @@ namespace klint::runner {
 constexpr uint32_t kRecordWords = 8;
 // Words before the records: the counter and the capacity.
 constexpr uint32_t kLogHeaderWords = 2;
+
+// Marks a probe record's site word.
+constexpr uint32_t kProbeSite = 0x80000000u;
 
 enum class AccessKind : uint8_t {
   Read,          // OpLoad from workgroup memory
@@ -80,11 +94,32 @@ struct StorageTarget {
   std::string name;
 };
 
+// FILE:LINE[:NAME], as runner/probe.h reads it.
+struct ProbeRequest {
+  std::string file;  // as the module's locations name it
+  uint32_t line = 0;
+  std::string name;  // empty: the line's own value
+  std::string label; // as the user wrote it, for headings
+};
+
+// One probe placed in the module.
+struct ProbeSite {
+  ProbeRequest request;
+  ValueType value = ValueType::None;
+  uint32_t components = 1;  // 1 for a scalar, else the vector's size (at most 4)
+  std::string what;         // e.g. "the value stored to y"
+  Location location;        // of the probed instruction
+};
+
 struct InstrumentOptions {
   uint32_t capacity = 1u << 18;  // records the log holds
   // The values the pipeline will specialize the module with: array lengths
   // and strides depend on them.
   std::vector<SpecializationValue> specialization;
+  // Values to record (runner/probe.h); an unmatched probe fails instrument().
+  std::vector<ProbeRequest> probes;
+  // False: log the probes only, not the accesses shadow memory reads.
+  bool accesses = true;
 };
 
 struct Instrumented {
@@ -94,6 +129,9 @@ struct Instrumented {
   std::vector<StorageTarget> storage;
   uint32_t log_set = 0;  // the log's descriptor: a set no binding of the kernel uses, binding 0
   uint32_t capacity = 0;
+  std::vector<ProbeSite> probes;  // in the order of InstrumentOptions::probes
+  // The entry point's, after specialization: turns a local index into an id.
+  std::array<uint32_t, 3> workgroup_size{1, 1, 1};
   // Accesses left as they were, one line each, e.g. "line 12: a store through
   // a pointer klint cannot follow to its variable".
   std::vector<std::string> skipped;
