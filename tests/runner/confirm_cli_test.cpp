@@ -13,6 +13,7 @@
 
 #include "tests/support/run.h"
 #include "tests/support/scratch.h"
+#include "tests/runner/kernels.h"
 
 namespace klint {
 namespace {
@@ -91,7 +92,15 @@ std::string rule_of(const std::string& file) { return file.substr(0, file.find('
 
 class Confirm : public ::testing::TestWithParam<std::string> {};
 
+// The verdicts are lavapipe's, where three subgroup sizes can be tried: a GPU
+// runs the one it has, and on NVIDIA's 32 the kernels that assume 32 are right.
+bool on_lavapipe() {
+  static const bool lavapipe = runner::testing::default_device_name().find("llvmpipe") != std::string::npos;
+  return lavapipe;
+}
+
 TEST_P(Confirm, EachFindingGetsItsVerdict) {
+  if (!on_lavapipe()) GTEST_SKIP() << "the table holds lavapipe's verdicts";
   const std::string file = GetParam();
   const std::string path = std::string(KLINT_SOURCE_DIR) + "/tests/rules/" + file;
   testing::KlintRun run = run_klint({"--no-cache", "--confirm", "--format", "json", "--select", rule_of(file), path}, "", 120);
@@ -108,7 +117,9 @@ TEST_P(Confirm, EachFindingGetsItsVerdict) {
     if (status == "confirmed") {
       const std::string summary = c["summary"];
       // A witness names the run and either the accesses or the outputs that differ.
-      EXPECT_TRUE(summary.starts_with("at subgroup size ") || summary.starts_with("the output differs")) << summary;
+      EXPECT_TRUE(summary.starts_with("at subgroup size ") || summary.starts_with("at the device's subgroup size: ") ||
+                  summary.starts_with("the output differs"))
+          << summary;
       if (summary.starts_with("at ")) EXPECT_FALSE(c["witness"].empty()) << summary;
     }
   }
@@ -192,6 +203,7 @@ TEST_F(ConfirmRuns, AKernelThatHangsIsNotRunnableAndKlintGoesOn) {
 // and the plain kernel's run aborts (with this kernel it did, on the machine
 // this was written on). The instrumented one clamps the index and shows it.
 TEST_F(ConfirmRuns, AKernelThatCrashesTheDriverIsConfirmedFromItsInstrumentedRun) {
+  if (!on_lavapipe()) GTEST_SKIP() << "needs subgroups narrower than 32, which lavapipe gives";
   write("crash.comp", R"(#version 450
 #extension GL_KHR_shader_subgroup_basic : require
 layout(local_size_x = 256) in;

@@ -64,7 +64,9 @@ TEST(Isolate, EndlessKernelTimesOutAndIsKilled) {
   EXPECT_EQ(run.verdict, Verdict::TimedOut) << run.message;
   EXPECT_EQ(run.message, "timed out after 2 s");
   EXPECT_GE(seconds, 2.0);
-  EXPECT_LT(seconds, 4.0);
+  // Far less than the kernel would run (hours), with room for a GPU driver
+  // to tear down the killed child's context: 5 s on an H100.
+  EXPECT_LT(seconds, 20.0);
   expect_no_children();
 }
 
