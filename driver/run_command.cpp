@@ -8,11 +8,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 
 #include "driver/config.h"
 #include "driver/probe_report.h"
 #include "reflect/reflection.h"
 #include "runner/manifest.h"
+#include "driver/run_reference.h"
 #include "runner/harness.h"
 #include "runner/instrument.h"
 #include "runner/shadow.h"
@@ -165,9 +167,13 @@ std::optional<Kernel> load_kernel(const std::string& path, const CompileOptions&
 // Runs one harness and prints `header`, what the harness guessed and what the
 // run did, down to the verdict; nothing on `out` when the run could not be
 // made at all. Returns the exit code.
+// `check` compares the outputs with what the manifest expects (driver/run_reference.h).
+using OutputCheck = std::function<std::optional<bool>(const runner::Execution&, const runner::IsolateOptions&,
+                                                      std::ostream&, std::string*)>;
+
 int run_and_report(const std::string& path, const Kernel& kernel, const reflect::EntryPoint& entry,
                    const runner::Harness& harness, const std::string& header, const RunOptions& options,
-                   std::ostream& out, std::ostream& err) {
+                   std::ostream& out, std::ostream& err, const OutputCheck& check = nullptr) {
   runner::IsolateOptions isolate;
   isolate.timeout_seconds = options.timeout_seconds;
   isolate.execute.device_index = options.device;
@@ -238,7 +244,17 @@ int run_and_report(const std::string& path, const Kernel& kernel, const reflect:
     for (const std::string& skipped : instrumented->skipped) out << "  not logged: " << skipped << "\n";
   }
   if (probed) print_probes(out, *probed, run.execution.buffers.back().data, options.probe_rows.value_or(kProbeRowsShown));
+  std::optional<bool> matches = true;
+  if (check) {
+    std::string error;
+    matches = check(run.execution, isolate, out, &error);
+    if (!matches) return input_error(err, path, error);
+  }
   const size_t violations = run.execution.guard_violations.size();
+  if (!*matches) {
+    out << "verdict: completed, the outputs differ from what the manifest expects\n";
+    return kExitRunFailed;
+  }
   if (shadow && !shadow->findings.empty()) {
     out << fmt::format("verdict: completed, {} shadow finding{}\n", shadow->findings.size(),
                        shadow->findings.size() == 1 ? "" : "s");
@@ -321,8 +337,8 @@ std::optional<std::vector<runner::Shape>> shapes_to_run(const runner::KernelMani
 }
 
 int run_manifest(const std::string& path, const Kernel& kernel, runner::KernelManifest manifest,
-                 const std::optional<std::array<uint32_t, 3>>& grid, const RunOptions& options, std::ostream& out,
-                 std::ostream& err) {
+                 const std::optional<std::array<uint32_t, 3>>& grid, const CompileOptions& compile_options,
+                 const RunOptions& options, std::ostream& out, std::ostream& err) {
   // The command line comes last, as it does for klint.toml's other settings.
   if (grid) {
     manifest.grid.clear();
@@ -355,7 +371,14 @@ int run_manifest(const std::string& path, const Kernel& kernel, runner::KernelMa
     const std::string described = runner::describe_shape((*shapes)[i]);
     header += fmt::format("shape{}{}: grid {},{},{}, seed {}\n", described.empty() ? "" : " ", described,
                           harness.grid[0], harness.grid[1], harness.grid[2], manifest.seed);
-    const int code = run_and_report(path, kernel, *entry, harness, header, options, out, err);
+    OutputCheck check;
+    if (manifest.reference || !manifest.expected.empty()) {
+      check = [&, shape = (*shapes)[i]](const runner::Execution& execution, const runner::IsolateOptions& isolate,
+                                        std::ostream& o, std::string* error) {
+        return check_outputs(manifest, shape, *entry, harness, execution, compile_options, isolate, o, error);
+      };
+    }
+    const int code = run_and_report(path, kernel, *entry, harness, header, options, out, err, check);
     if (code == kExitUsage) return code;
     worst = std::max(worst, code);
   }
@@ -401,7 +424,7 @@ int run_kernel(const std::string& path, const CompileOptions& compile_options, c
   std::optional<Kernel> kernel = load_kernel(path, compile_options, err);
   if (!kernel) return kExitUsage;
   if (std::optional<int> code = attach_probes(path, options, *kernel, err)) return *code;
-  if (*manifest) return run_manifest(path, *kernel, **manifest, grid, options, out, err);
+  if (*manifest) return run_manifest(path, *kernel, **manifest, grid, compile_options, options, out, err);
 
   const reflect::EntryPoint& entry = kernel->module.entry_points.front();
   runner::HarnessOptions harness_options;

@@ -3,6 +3,7 @@
 // worst shape, and manifests that do not fit the kernel.
 #include <gtest/gtest.h>
 
+#include "runner/harness.h"
 #include "tests/support/run.h"
 #include "tests/support/scratch.h"
 
@@ -181,6 +182,89 @@ TEST_F(RunManifestCli, BadShapesAndManifestsAreOneLineAndExitTwo) {
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_EQ(run.err, "klint: error: first_n.comp: klint.toml:3:1: unknown key 'bufers' in [[kernel]] (did you mean "
                      "'buffers'?)\n");
+}
+
+// y = 2x, off by 0.001 at one element: close but wrong.
+constexpr const char* kDoubled = R"(#version 450
+layout(local_size_x = 16) in;
+layout(binding = 0) readonly buffer X { float x[]; };
+layout(binding = 1) writeonly buffer Y { float y[]; };
+layout(push_constant) uniform P { uint n; };
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i < n) y[i] = x[i] * 2.0 + (i == OFF ? 0.001 : 0.0);
+}
+)";
+
+std::string doubled(const std::string& off) {
+  std::string text = kDoubled;
+  text.replace(text.find("OFF"), 3, off);
+  return text;
+}
+
+constexpr const char* kReferenceManifest = R"([[kernel]]
+file = "k.comp"
+variables = ["n"]
+matrix = [[16]]
+push-constants = { n = "n" }
+buffers = { X = "n", Y = "n" }
+reference = "ref.comp"
+)";
+
+TEST_F(RunManifestCli, OutputsAreComparedWithTheReferenceShader) {
+  write("k.comp", doubled("99u"));  // never off: matches
+  write("ref.comp", doubled("99u"));
+  write("klint.toml", kReferenceManifest);
+  KlintRun same = klint({"k.comp"});
+  EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
+  EXPECT_NE(same.out.find("\nreference: 'Y' matches\nverdict: completed\n"), std::string::npos) << same.out;
+
+  write("k.comp", doubled("3u"));
+  KlintRun off = klint({"k.comp"});
+  EXPECT_EQ(off.exit_code, 1) << off.out << off.err;
+  EXPECT_NE(off.out.find("\nreference: 'Y' differs: word 3 is "), std::string::npos) << off.out;
+  EXPECT_NE(off.out.find(", the reference's "), std::string::npos) << off.out;
+  EXPECT_NE(off.out.find(" (1 word differs; close but wrong (max difference 0.001, mean 0.001))\n"
+                         "verdict: completed, the outputs differ from what the manifest expects\n"),
+            std::string::npos)
+      << off.out;
+}
+
+// The expected file is the reference's output, bytes as the buffer holds them.
+TEST_F(RunManifestCli, OutputsAreComparedWithExpectedFiles) {
+  write("k.comp", doubled("99u"));
+  write("klint.toml", "[[kernel]]\nfile = \"k.comp\"\nvariables = [\"n\"]\nmatrix = [[4]]\ngrid = [1]\n"
+                      "push-constants = { n = \"n\" }\nbuffers = { X = \"n\", Y = \"n\" }\n"
+                      "expected = { Y = \"y_{n}.bin\" }\n");
+  KlintRun missing = klint({"k.comp"});
+  EXPECT_EQ(missing.exit_code, 2) << missing.out;
+  EXPECT_NE(missing.err.find("expected output "), std::string::npos) << missing.err;
+  EXPECT_NE(missing.err.find("y_4.bin"), std::string::npos) << missing.err;
+
+  // The inputs are splitmix64's first four floats from seed 1 (runner/harness.h).
+  runner::SplitMix64 random(1);
+  std::string bytes;
+  for (int i = 0; i < 4; ++i) {
+    const float y = random.next_float() * 2.0f;
+    bytes.append(reinterpret_cast<const char*>(&y), 4);
+  }
+  write("y_4.bin", bytes);
+  KlintRun same = klint({"k.comp"});
+  EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
+  EXPECT_NE(same.out.find("\nexpected y_4.bin: 'Y' matches\n"), std::string::npos) << same.out;
+
+  write("y_4.bin", bytes.substr(0, 8));
+  KlintRun short_file = klint({"k.comp"});
+  EXPECT_EQ(short_file.exit_code, 2) << short_file.out;
+  EXPECT_NE(short_file.err.find("holds 8 bytes, 'Y' has 16"), std::string::npos) << short_file.err;
+
+  const float wrong = -5.0f;
+  bytes.replace(4, 4, reinterpret_cast<const char*>(&wrong), 4);
+  write("y_4.bin", bytes);
+  KlintRun off = klint({"k.comp"});
+  EXPECT_EQ(off.exit_code, 1) << off.out;
+  EXPECT_NE(off.out.find("\nexpected y_4.bin: 'Y' differs: word 1 is "), std::string::npos) << off.out;
+  EXPECT_NE(off.out.find(", expected -5 (1 word differs; completely wrong"), std::string::npos) << off.out;
 }
 
 }  // namespace
