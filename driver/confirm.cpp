@@ -8,9 +8,9 @@
 #include <set>
 #include <utility>
 
+#include "analyzer/ir/module.h"
 #include "analyzer/loops.h"
 #include "analyzer/module.h"
-#include "analyzer/ir/module.h"
 #include "reflect/reflection.h"
 #include "runner/harness.h"
 #include "runner/observe.h"
@@ -74,14 +74,17 @@ bool matches(Evidence evidence, const runner::ShadowFinding& f, const runner::In
   const bool pair = f.kind != ShadowKind::UninitializedRead && f.kind != ShadowKind::OutOfRange;
   const bool here = on(lines, in.sites[f.second.site]) || (pair && on(lines, in.sites[f.first.site]));
   switch (evidence) {
-    case Evidence::Race: return f.kind == ShadowKind::Race && here;
-    case Evidence::Uninitialized: return f.kind == ShadowKind::UninitializedRead && here;
+    case Evidence::Race:
+      return f.kind == ShadowKind::Race && here;
+    case Evidence::Uninitialized:
+      return f.kind == ShadowKind::UninitializedRead && here;
     // Both stores in the loop: the loop itself redoes elements, not the
     // loop and some other store together.
     case Evidence::Overlap:
       return (f.kind == ShadowKind::OverlappingWrite || f.kind == ShadowKind::RepeatedLoopRead) &&
              on(lines, in.sites[f.first.site]) && on(lines, in.sites[f.second.site]);
-    case Evidence::SubgroupSize: return runner::is_problem(f.kind) && here;
+    case Evidence::SubgroupSize:
+      return runner::is_problem(f.kind) && here;
   }
   return false;
 }
@@ -92,13 +95,18 @@ std::string size_text(uint32_t subgroup_size) {
 
 std::vector<Note> witness_notes(const runner::ShadowFinding& f, const runner::Instrumented& in) {
   auto note = [&](const runner::AccessRecord& r, std::string_view what) {
-    return Note{in.sites[r.site].location, fmt::format("{} by invocation {} of workgroup {}", what, r.invocation, r.workgroup)};
+    return Note{in.sites[r.site].location,
+                fmt::format("{} by invocation {} of workgroup {}", what, r.invocation, r.workgroup)};
   };
   auto kind = [&](const runner::AccessRecord& r) {
     switch (in.sites[r.site].kind) {
-      case runner::AccessKind::Read: case runner::AccessKind::StorageRead: return "read";
-      case runner::AccessKind::Atomic: return "atomic";
-      default: return "write";
+      case runner::AccessKind::Read:
+      case runner::AccessKind::StorageRead:
+        return "read";
+      case runner::AccessKind::Atomic:
+        return "atomic";
+      default:
+        return "write";
     }
   };
   std::vector<Note> notes;
@@ -107,19 +115,6 @@ std::vector<Note> witness_notes(const runner::ShadowFinding& f, const runner::In
   }
   notes.push_back(note(f.second, kind(f.second)));
   return notes;
-}
-
-std::string word_text(uint32_t word, bool is_float) {
-  if (!is_float) return std::to_string(word);
-  float f;
-  std::memcpy(&f, &word, 4);
-  return fmt::format("{:g}", f);
-}
-
-bool holds_floats(const reflect::Binding& binding) {
-  if (!binding.block || binding.block->members.empty()) return false;
-  const std::string& type = binding.block->members.back().type;
-  return type.starts_with("float") || type.starts_with("vec") || type.starts_with("mat");
 }
 
 // A witness: what a run showed, and at which subgroup sizes.
@@ -150,18 +145,21 @@ std::optional<Found> find_witness(Evidence evidence, const std::set<Line>& lines
     std::optional<runner::OutputDifference> diff = runner::compare(harness, a, b, is_float);
     if (!diff) continue;
     const bool floats = is_float[diff->buffer];
-    return Found{a.device,
-                 {a.subgroup_size, b.subgroup_size},
-                 fmt::format("the output differs between subgroup sizes {} and {}: '{}' word {} is {} and {} ({} of "
-                             "its words differ; {})",
-                             a.subgroup_size, b.subgroup_size, a.buffers[diff->buffer].name, diff->first_word,
-                             word_text(diff->a, floats), word_text(diff->b, floats), diff->words, diff->symptom),
-                 {}};
+    return Found{
+        a.device,
+        {a.subgroup_size, b.subgroup_size},
+        fmt::format("the output differs between subgroup sizes {} and {}: '{}' word {} is {} and {} ({} of "
+                    "its words differ; {})",
+                    a.subgroup_size, b.subgroup_size, a.buffers[diff->buffer].name, diff->first_word,
+                    runner::word_text(diff->a, floats), runner::word_text(diff->b, floats), diff->words, diff->symptom),
+        {}};
   }
   return std::nullopt;
 }
 
-std::string grid_text(const std::array<uint32_t, 3>& grid) { return fmt::format("{},{},{}", grid[0], grid[1], grid[2]); }
+std::string grid_text(const std::array<uint32_t, 3>& grid) {
+  return fmt::format("{},{},{}", grid[0], grid[1], grid[2]);
+}
 
 // Runs the kernel of one file in the setups a confirmation tries.
 class Confirmer {
@@ -208,7 +206,7 @@ class Confirmer {
       auto binding = std::find_if(entry_.bindings.begin(), entry_.bindings.end(), [&](const reflect::Binding& b) {
         return b.set == buffer.set && b.binding == buffer.binding;
       });
-      out.push_back(binding != entry_.bindings.end() && holds_floats(*binding));
+      out.push_back(binding != entry_.bindings.end() && runner::holds_floats(*binding));
     }
     return out;
   }
@@ -279,12 +277,13 @@ class Confirmer {
   // expression evaluated at its shape, to replay with --confirm --config.
   std::string reproducer(const Diagnostic& d, const runner::Shape& shape, const runner::Harness& harness,
                          const Found& found) const {
-    std::string text = fmt::format("# klint reproducer: {} at {}:{}\n# {}\n# replay: klint --confirm --config THIS_FILE "
-                                   "--select {} {}\n[[kernel]]\nfile = {}\nentry-point = {}\ngrid = [{}, {}, {}]\n"
-                                   "seed = {}\n",
-                                   d.rule->id, d.location.file, d.location.line, found.summary, d.rule->id, path_,
-                                   quoted(std::filesystem::absolute(path_).string()), quoted(entry_.name),
-                                   harness.grid[0], harness.grid[1], harness.grid[2], seed_);
+    std::string text = fmt::format(
+        "# klint reproducer: {} at {}:{}\n# {}\n# replay: klint --confirm --config THIS_FILE "
+        "--select {} {}\n[[kernel]]\nfile = {}\nentry-point = {}\ngrid = [{}, {}, {}]\n"
+        "seed = {}\n",
+        d.rule->id, d.location.file, d.location.line, found.summary, d.rule->id, path_,
+        quoted(std::filesystem::absolute(path_).string()), quoted(entry_.name), harness.grid[0], harness.grid[1],
+        harness.grid[2], seed_);
     if (!manifest_) return text;
     auto table = [&](const char* key, const std::vector<runner::ManifestSetting>& settings) {
       std::vector<std::string> entries;
@@ -325,7 +324,8 @@ class Confirmer {
 
 void not_runnable(FileReport& report, const std::string& why) {
   for (Diagnostic& d : report.diagnostics) {
-    if (d.rule && evidence_for(d.rule->id)) d.confirmation = Confirmation{Confirmation::Status::NotRunnable, why, {}, {}};
+    if (d.rule && evidence_for(d.rule->id))
+      d.confirmation = Confirmation{Confirmation::Status::NotRunnable, why, {}, {}};
   }
 }
 
@@ -382,8 +382,9 @@ void confirm_findings(FileReport& report, const Job& job, const runner::KernelMa
     bool completed = false;
     for (const runner::Observation& run : o->runs) {
       completed |= run.verdict == runner::Verdict::Completed;
-      sizes.push_back(run.verdict == runner::Verdict::Completed ? size_text(run.subgroup_size)
-                                                                : size_text(run.subgroup_size) + " (" + run.message + ")");
+      sizes.push_back(run.verdict == runner::Verdict::Completed
+                          ? size_text(run.subgroup_size)
+                          : size_text(run.subgroup_size) + " (" + run.message + ")");
     }
     if (!completed && shapes.size() == 1) return not_runnable(report, "the run " + o->runs.front().message);
     tried.push_back(fmt::format("{} at {}", setup_text(shape, *harness), fmt::join(sizes, ", ")));
@@ -402,15 +403,17 @@ void confirm_findings(FileReport& report, const Job& job, const runner::KernelMa
       confirmer.shrink(evidence, lines[k], small_shape, small, *found);
       Confirmation c{Confirmation::Status::Confirmed, found->summary, found->witness, {}};
       const std::string& device = found->device;
-      c.details.push_back(fmt::format("ran on {}, {}, seed {}", device, setup_text(small_shape, small), confirmer.seed()));
+      c.details.push_back(
+          fmt::format("ran on {}, {}, seed {}", device, setup_text(small_shape, small), confirmer.seed()));
       if (small.grid != harness->grid || small_shape != shape) {
         c.details.push_back(fmt::format("shrunk from {}", setup_text(shape, *harness)));
       }
-      c.details.push_back("replay: " + confirmer.replay(small_shape, small, *found, device.find("llvmpipe") != std::string::npos));
+      c.details.push_back("replay: " +
+                          confirmer.replay(small_shape, small, *found, device.find("llvmpipe") != std::string::npos));
       if (!options.reproducers.empty()) {
-        const std::filesystem::path file = std::filesystem::path(options.reproducers) /
-                                           fmt::format("{}-{}-{}.toml", std::filesystem::path(path).stem().string(),
-                                                       d.location.line, d.rule->id);
+        const std::filesystem::path file =
+            std::filesystem::path(options.reproducers) /
+            fmt::format("{}-{}-{}.toml", std::filesystem::path(path).stem().string(), d.location.line, d.rule->id);
         std::error_code ec;
         std::filesystem::create_directories(options.reproducers, ec);
         std::ofstream out(file);
@@ -432,7 +435,8 @@ void confirm_findings(FileReport& report, const Job& job, const runner::KernelMa
     Confirmation c{Confirmation::Status::NotReproduced,
                    tried.size() == 1 ? fmt::format("{} with {}", what, tried.front())
                                      : fmt::format("{} in any of {} shapes", what, tried.size()),
-                   {}, {}};
+                   {},
+                   {}};
     for (const std::string& t : tried) c.details.push_back("tried: " + t);
     for (const std::string& guess : guesses) c.details.push_back("guessed: " + guess);
     d->confirmation = std::move(c);

@@ -18,19 +18,6 @@ bool is_output(const reflect::Binding& binding) {
          (binding.access == reflect::Access::Write || binding.access == reflect::Access::ReadWrite);
 }
 
-bool holds_floats(const reflect::Binding& binding) {
-  if (!binding.block || binding.block->members.empty()) return false;
-  const std::string& type = binding.block->members.back().type;
-  return type.starts_with("float") || type.starts_with("vec") || type.starts_with("mat");
-}
-
-std::string word_text(uint32_t word, bool is_float) {
-  if (!is_float) return std::to_string(word);
-  float f;
-  std::memcpy(&f, &word, 4);
-  return fmt::format("{:g}", f);
-}
-
 // One binding of two runs, compared as runner::compare does.
 std::optional<runner::OutputDifference> differ(const runner::BufferSpec& initial, const std::vector<uint8_t>& actual,
                                                const std::vector<uint8_t>& wanted, bool is_float) {
@@ -45,8 +32,8 @@ std::optional<runner::OutputDifference> differ(const runner::BufferSpec& initial
 void print_difference(std::ostream& out, const std::string& what, const std::string& name,
                       const runner::OutputDifference& d, bool is_float, const char* theirs) {
   out << fmt::format("{}: '{}' differs: word {} is {}, {} {} ({} word{} differ{}; {})\n", what, name, d.first_word,
-                     word_text(d.a, is_float), theirs, word_text(d.b, is_float), d.words, d.words == 1 ? "" : "s", d.words == 1 ? "s" : "",
-                     d.symptom);
+                     runner::word_text(d.a, is_float), theirs, runner::word_text(d.b, is_float), d.words,
+                     d.words == 1 ? "" : "s", d.words == 1 ? "s" : "", d.symptom);
 }
 
 }  // namespace
@@ -57,9 +44,8 @@ std::optional<bool> check_outputs(const runner::KernelManifest& manifest, const 
                                   const runner::IsolateOptions& isolate, std::ostream& out, std::string* error) {
   bool all_match = true;
   auto binding_of = [&](const runner::BufferSpec& buffer) {
-    return std::find_if(entry.bindings.begin(), entry.bindings.end(), [&](const reflect::Binding& b) {
-      return b.set == buffer.set && b.binding == buffer.binding;
-    });
+    return std::find_if(entry.bindings.begin(), entry.bindings.end(),
+                        [&](const reflect::Binding& b) { return b.set == buffer.set && b.binding == buffer.binding; });
   };
   if (manifest.reference) {
     const std::string path = manifest.reference->string();
@@ -83,7 +69,7 @@ std::optional<bool> check_outputs(const runner::KernelManifest& manifest, const 
     for (size_t k = 0; k < harness.buffers.size() && k < run.execution.buffers.size(); ++k) {
       auto binding = binding_of(harness.buffers[k]);
       if (binding == entry.bindings.end() || !is_output(*binding)) continue;
-      const bool floats = holds_floats(*binding);
+      const bool floats = runner::holds_floats(*binding);
       if (auto d = differ(harness.buffers[k], execution.buffers[k].data, run.execution.buffers[k].data, floats)) {
         print_difference(out, "reference", binding->name, *d, floats, "the reference's");
         all_match = false;
@@ -116,7 +102,7 @@ std::optional<bool> check_outputs(const runner::KernelManifest& manifest, const 
       return std::nullopt;
     }
     auto binding = binding_of(*k);
-    const bool floats = binding != entry.bindings.end() && holds_floats(*binding);
+    const bool floats = binding != entry.bindings.end() && runner::holds_floats(*binding);
     const std::vector<uint8_t> wanted(bytes->begin(), bytes->end());
     const std::string what = "expected " + file.filename().string();
     if (auto d = differ(*k, actual, wanted, floats)) {

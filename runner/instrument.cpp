@@ -1,14 +1,12 @@
 #include "runner/instrument.h"
 
-#include "analyzer/loops.h"
-
-#include <spirv-tools/optimizer.hpp>
-
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <spirv-tools/optimizer.hpp>
 #include <unordered_map>
 
+#include "analyzer/loops.h"
 #include "runner/probe.h"
 
 namespace klint::runner {
@@ -18,17 +16,32 @@ using spv::StorageClass;
 
 namespace {
 
-constexpr uint32_t kMaxSets = 8;  // maxBoundDescriptorSets that Vulkan guarantees is 4; lavapipe and GPUs give 8 or more
+constexpr uint32_t kMaxSets =
+    8;  // maxBoundDescriptorSets that Vulkan guarantees is 4; lavapipe and GPUs give 8 or more
 
 bool is_atomic(Op op) {
   switch (op) {
-    case Op::OpAtomicLoad: case Op::OpAtomicStore: case Op::OpAtomicExchange:
-    case Op::OpAtomicCompareExchange: case Op::OpAtomicCompareExchangeWeak:
-    case Op::OpAtomicIIncrement: case Op::OpAtomicIDecrement: case Op::OpAtomicIAdd:
-    case Op::OpAtomicISub: case Op::OpAtomicSMin: case Op::OpAtomicUMin: case Op::OpAtomicSMax:
-    case Op::OpAtomicUMax: case Op::OpAtomicAnd: case Op::OpAtomicOr: case Op::OpAtomicXor:
-    case Op::OpAtomicFAddEXT: case Op::OpAtomicFMinEXT: case Op::OpAtomicFMaxEXT:
-    case Op::OpAtomicFlagTestAndSet: case Op::OpAtomicFlagClear:
+    case Op::OpAtomicLoad:
+    case Op::OpAtomicStore:
+    case Op::OpAtomicExchange:
+    case Op::OpAtomicCompareExchange:
+    case Op::OpAtomicCompareExchangeWeak:
+    case Op::OpAtomicIIncrement:
+    case Op::OpAtomicIDecrement:
+    case Op::OpAtomicIAdd:
+    case Op::OpAtomicISub:
+    case Op::OpAtomicSMin:
+    case Op::OpAtomicUMin:
+    case Op::OpAtomicSMax:
+    case Op::OpAtomicUMax:
+    case Op::OpAtomicAnd:
+    case Op::OpAtomicOr:
+    case Op::OpAtomicXor:
+    case Op::OpAtomicFAddEXT:
+    case Op::OpAtomicFMinEXT:
+    case Op::OpAtomicFMaxEXT:
+    case Op::OpAtomicFlagTestAndSet:
+    case Op::OpAtomicFlagClear:
       return true;
     default:
       return false;
@@ -63,8 +76,8 @@ void specialize(ir::Module& module, const std::vector<SpecializationValue>& valu
     if (i.opcode() == Op::OpSpecConstantTrue || i.opcode() == Op::OpSpecConstantFalse) {
       uint32_t on = 0;
       std::memcpy(&on, value->bytes.data(), std::min<size_t>(4, value->bytes.size()));
-      words[0] = (words[0] & 0xFFFF0000u) |
-                 static_cast<uint32_t>(on ? Op::OpSpecConstantTrue : Op::OpSpecConstantFalse);
+      words[0] =
+          (words[0] & 0xFFFF0000u) | static_cast<uint32_t>(on ? Op::OpSpecConstantTrue : Op::OpSpecConstantFalse);
     } else if (i.opcode() == Op::OpSpecConstant) {
       std::memset(words.data() + 3, 0, (words.size() - 3) * 4);
       std::memcpy(words.data() + 3, value->bytes.data(), std::min(value->bytes.size(), (words.size() - 3) * 4));
@@ -90,8 +103,9 @@ bool has_workgroup_pointer_parameters(const ::klint::Module& module) {
 // at each call: inlining turns each into an access chain on its variable.
 std::optional<std::vector<uint32_t>> inline_calls(std::span<const uint32_t> spirv, uint32_t version,
                                                   std::string* error) {
-  const spv_target_env env = version >= 0x10600 ? SPV_ENV_VULKAN_1_3
-                             : version >= 0x10400 ? SPV_ENV_VULKAN_1_2 : SPV_ENV_VULKAN_1_1;
+  const spv_target_env env = version >= 0x10600   ? SPV_ENV_VULKAN_1_3
+                             : version >= 0x10400 ? SPV_ENV_VULKAN_1_2
+                                                  : SPV_ENV_VULKAN_1_1;
   spvtools::Optimizer optimizer(env);
   std::string message;
   optimizer.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t&, const char* m) {
@@ -121,8 +135,10 @@ ir::Instruction instruction_from(std::vector<uint32_t> words) {
 // The access with its pointer operand replaced.
 ir::Instruction with_pointer(const ir::Instruction& access, uint32_t pointer) {
   std::vector<uint32_t> words(access.words().begin(), access.words().end());
-  const size_t operand = access.opcode() == Op::OpStore || access.opcode() == Op::OpAtomicStore ||
-                                 access.opcode() == Op::OpAtomicFlagClear ? 0 : 2;
+  const size_t operand =
+      access.opcode() == Op::OpStore || access.opcode() == Op::OpAtomicStore || access.opcode() == Op::OpAtomicFlagClear
+          ? 0
+          : 2;
   words[access.operands()[operand].offset] = pointer;
   return ir::Instruction(std::move(words), access.operands(), access.ext_inst_type());
 }
@@ -144,9 +160,12 @@ class Instrumenter {
   // Types, constants and variables.
   uint32_t uint_type() { return out_.find_or_add_global(Op::OpTypeInt, 0, {ir::literal(32), ir::literal(0)}); }
   uint32_t bool_type() { return out_.find_or_add_global(Op::OpTypeBool, 0, {}); }
-  uint32_t constant(uint32_t value) { return out_.find_or_add_global(Op::OpConstant, uint_type(), {ir::literal(value)}); }
+  uint32_t constant(uint32_t value) {
+    return out_.find_or_add_global(Op::OpConstant, uint_type(), {ir::literal(value)});
+  }
   uint32_t pointer_type(StorageClass storage, uint32_t pointee) {
-    return out_.find_or_add_global(Op::OpTypePointer, 0, {ir::literal(static_cast<uint32_t>(storage)), ir::id(pointee)});
+    return out_.find_or_add_global(Op::OpTypePointer, 0,
+                                   {ir::literal(static_cast<uint32_t>(storage)), ir::id(pointee)});
   }
   void decorate(uint32_t target, spv::Decoration decoration, std::initializer_list<uint32_t> literals);
   uint32_t add_variable(StorageClass storage, uint32_t pointee, uint32_t initializer = 0);
@@ -172,8 +191,8 @@ class Instrumenter {
   // The access's element, out-of-range mask and, for a workgroup access with
   // a dynamic array index, a pointer with every such index clamped into its
   // array (0 when there is none to clamp).
-  std::optional<uint32_t> site_for(const ir::Instruction& access, uint32_t pointer, AccessKind kind,
-                                   uint32_t* element, uint32_t* out_of_range, uint32_t* clamped_pointer);
+  std::optional<uint32_t> site_for(const ir::Instruction& access, uint32_t pointer, AccessKind kind, uint32_t* element,
+                                   uint32_t* out_of_range, uint32_t* clamped_pointer);
   void log(uint32_t site, uint32_t element, uint32_t value, uint32_t out_of_range);
   // Appends one record: its first three words are the site, the workgroup
   // and the invocation; `rest` fills the others.
@@ -192,7 +211,7 @@ class Instrumenter {
   std::vector<ir::Instruction>* code_ = nullptr;  // where emit() appends
   uint32_t log_ = 0, epoch_ = 0, local_index_ = 0, workgroup_id_ = 0, workgroups_ = 0;
   uint32_t atomic_scope_ = static_cast<uint32_t>(spv::Scope::Device);
-  bool in_loop_ = false;  // whether the block being rewritten is in a loop
+  bool in_loop_ = false;                                 // whether the block being rewritten is in a loop
   std::vector<uint32_t> workgroup_vars_, storage_vars_;  // by target index
   // Per probe: the value it records and its Private count of executions.
   std::vector<ProbeTarget> probe_targets_;
@@ -202,16 +221,17 @@ class Instrumenter {
 
 void Instrumenter::decorate(uint32_t target, spv::Decoration decoration, std::initializer_list<uint32_t> literals) {
   const auto d = ir::literal(static_cast<uint32_t>(decoration));
-  out_.add_global(literals.size() == 0
-                      ? ir::make_instruction(Op::OpDecorate, 0, 0, {ir::id(target), d})
-                      : ir::make_instruction(Op::OpDecorate, 0, 0, {ir::id(target), d, ir::literal(*literals.begin())}));
+  out_.add_global(literals.size() == 0 ? ir::make_instruction(Op::OpDecorate, 0, 0, {ir::id(target), d})
+                                       : ir::make_instruction(Op::OpDecorate, 0, 0,
+                                                              {ir::id(target), d, ir::literal(*literals.begin())}));
 }
 
 uint32_t Instrumenter::add_variable(StorageClass storage, uint32_t pointee, uint32_t initializer) {
   const uint32_t type = pointer_type(storage, pointee);
   const uint32_t id = out_.allocate_id();
   if (initializer) {
-    out_.add_global(ir::make_instruction(Op::OpVariable, type, id, {ir::literal(static_cast<uint32_t>(storage)), ir::id(initializer)}));
+    out_.add_global(ir::make_instruction(Op::OpVariable, type, id,
+                                         {ir::literal(static_cast<uint32_t>(storage)), ir::id(initializer)}));
   } else {
     out_.add_global(ir::make_instruction(Op::OpVariable, type, id, {ir::literal(static_cast<uint32_t>(storage))}));
   }
@@ -228,11 +248,13 @@ uint32_t Instrumenter::builtin_input(spv::BuiltIn builtin, bool vector) {
   for (const ir::Instruction& i : in_.ir().globals) {
     if (i.opcode() == Op::OpVariable && i.word(2) == static_cast<uint32_t>(StorageClass::Input) &&
         in_.decoration(i.result_id(), spv::Decoration::BuiltIn) == static_cast<uint32_t>(builtin)) {
-      for (const EntryPoint& entry : in_.entry_points()) out_.add_entry_point_interface(entry.function->id(), i.result_id());
+      for (const EntryPoint& entry : in_.entry_points())
+        out_.add_entry_point_interface(entry.function->id(), i.result_id());
       return i.result_id();
     }
   }
-  const uint32_t type = vector ? out_.find_or_add_global(Op::OpTypeVector, 0, {ir::id(uint_type()), ir::literal(3)}) : uint_type();
+  const uint32_t type =
+      vector ? out_.find_or_add_global(Op::OpTypeVector, 0, {ir::id(uint_type()), ir::literal(3)}) : uint_type();
   const uint32_t id = add_variable(StorageClass::Input, type);
   decorate(id, spv::Decoration::BuiltIn, {static_cast<uint32_t>(builtin)});
   return id;
@@ -247,8 +269,10 @@ void Instrumenter::make_log() {
   out_.add_global(ir::make_instruction(Op::OpTypeStruct, 0, block, {ir::id(u), ir::id(u), ir::id(records)}));
   decorate(block, spv::Decoration::Block, {});
   for (uint32_t m = 0; m < 3; ++m) {
-    out_.add_global(ir::make_instruction(Op::OpMemberDecorate, 0, 0,
-                                         {ir::id(block), ir::literal(m), ir::literal(static_cast<uint32_t>(spv::Decoration::Offset)), ir::literal(4 * m)}));
+    out_.add_global(
+        ir::make_instruction(Op::OpMemberDecorate, 0, 0,
+                             {ir::id(block), ir::literal(m),
+                              ir::literal(static_cast<uint32_t>(spv::Decoration::Offset)), ir::literal(4 * m)}));
   }
   if (out_.header.version < 0x10300) {
     out_.add_global(ir::make_instruction(Op::OpExtension, 0, 0, {ir::string("SPV_KHR_storage_buffer_storage_class")}));
@@ -264,7 +288,8 @@ void Instrumenter::make_log() {
   workgroups_ = builtin_input(spv::BuiltIn::NumWorkgroups, true);
   for (const ir::Instruction& i : out_.globals) {
     if (i.opcode() == Op::OpMemoryModel && i.word(1) == static_cast<uint32_t>(spv::MemoryModel::Vulkan)) {
-      atomic_scope_ = static_cast<uint32_t>(spv::Scope::QueueFamily);  // Device scope needs a capability of its own there
+      atomic_scope_ =
+          static_cast<uint32_t>(spv::Scope::QueueFamily);  // Device scope needs a capability of its own there
     }
   }
 }
@@ -297,13 +322,17 @@ uint32_t Instrumenter::as_uint(uint32_t value) {
 
 uint32_t Instrumenter::load_builtin(uint32_t variable, bool vector) {
   const ir::Instruction* var = in_.def(variable);
-  const uint32_t type = var ? pointee(var->type_id()) : (vector ? out_.find_or_add_global(Op::OpTypeVector, 0, {ir::id(uint_type()), ir::literal(3)}) : uint_type());
+  const uint32_t type =
+      var ? pointee(var->type_id())
+          : (vector ? out_.find_or_add_global(Op::OpTypeVector, 0, {ir::id(uint_type()), ir::literal(3)})
+                    : uint_type());
   const uint32_t loaded = emit(Op::OpLoad, type, {ir::id(variable)});
   const ir::Instruction* t = in_.def(type);
   const bool is_signed = t && ((t->opcode() == Op::OpTypeInt && t->word(2)) ||
                                (t->opcode() == Op::OpTypeVector && in_.def(t->word(1))->word(2)));
   if (!is_signed) return loaded;
-  const uint32_t unsigned_type = vector ? out_.find_or_add_global(Op::OpTypeVector, 0, {ir::id(uint_type()), ir::literal(3)}) : uint_type();
+  const uint32_t unsigned_type =
+      vector ? out_.find_or_add_global(Op::OpTypeVector, 0, {ir::id(uint_type()), ir::literal(3)}) : uint_type();
   return emit(Op::OpBitcast, unsigned_type, {ir::id(loaded)});
 }
 
@@ -446,13 +475,14 @@ bool Instrumenter::element(const Chain& chain, bool storage, AccessSite& site, u
       continue;
     }
     const uint32_t value = as_uint(index);
-    const uint32_t term = emit(Op::OpIMul, uint_type(), {ir::id(value), ir::id(constant(static_cast<uint32_t>(stride)))});
+    const uint32_t term =
+        emit(Op::OpIMul, uint_type(), {ir::id(value), ir::id(constant(static_cast<uint32_t>(stride)))});
     sum = sum ? emit(Op::OpIAdd, uint_type(), {ir::id(sum), ir::id(term)}) : term;
     if (length && site.lengths.size() < 32) {
       const uint32_t bit = 1u << site.lengths.size();
       site.lengths.push_back(*length);
-      const uint32_t bad = emit(Op::OpUGreaterThanEqual, bool_type(),
-                                {ir::id(value), ir::id(constant(static_cast<uint32_t>(*length)))});
+      const uint32_t bad =
+          emit(Op::OpUGreaterThanEqual, bool_type(), {ir::id(value), ir::id(constant(static_cast<uint32_t>(*length)))});
       const uint32_t flag = emit(Op::OpSelect, uint_type(), {ir::id(bad), ir::id(constant(bit)), ir::id(constant(0))});
       mask = mask ? emit(Op::OpBitwiseOr, uint_type(), {ir::id(mask), ir::id(flag)}) : flag;
       const uint32_t last = constant(static_cast<uint32_t>(*length - 1));
@@ -496,8 +526,9 @@ std::optional<uint32_t> Instrumenter::site_for(const ir::Instruction& access, ui
     // that its workgroups redo each other's elements.
     if ((kind != AccessKind::Write && !(kind == AccessKind::Read && in_loop_)) || !chain) return std::nullopt;
     const uint32_t block = pointee(in_.def(chain->variable)->type_id());
-    const bool buffer = *storage_class == StorageClass::StorageBuffer ||
-                        (*storage_class == StorageClass::Uniform && in_.has_decoration(block, spv::Decoration::BufferBlock));
+    const bool buffer =
+        *storage_class == StorageClass::StorageBuffer ||
+        (*storage_class == StorageClass::Uniform && in_.has_decoration(block, spv::Decoration::BufferBlock));
     if (!buffer) return std::nullopt;
     storage = true;
     kind = kind == AccessKind::Write ? AccessKind::StorageWrite : AccessKind::StorageRead;
@@ -518,7 +549,8 @@ std::optional<uint32_t> Instrumenter::site_for(const ir::Instruction& access, ui
   *clamped_pointer = 0;
   if (!storage && !site.lengths.empty()) {
     const uint32_t id = out_.allocate_id();
-    std::vector<uint32_t> words{static_cast<uint32_t>(Op::OpAccessChain), in_.def(pointer)->type_id(), id, chain->variable};
+    std::vector<uint32_t> words{static_cast<uint32_t>(Op::OpAccessChain), in_.def(pointer)->type_id(), id,
+                                chain->variable};
     words.insert(words.end(), clamped.begin(), clamped.end());
     code_->push_back(instruction_from(words));
     *clamped_pointer = id;
@@ -534,7 +566,8 @@ std::optional<uint32_t> Instrumenter::site_for(const ir::Instruction& access, ui
       const uint32_t type = pointee(in_.def(chain->variable)->type_id());
       const ir::Instruction* t = in_.def(type);
       const bool scalar_array = t->opcode() == Op::OpTypeArray && scalars(t->word(1)) == 1;
-      result_.workgroup.push_back({in_.name(chain->variable), scalars(type), scalar_array, in_.declaration(chain->variable)});
+      result_.workgroup.push_back(
+          {in_.name(chain->variable), scalars(type), scalar_array, in_.declaration(chain->variable)});
     }
   }
   result_.sites.push_back(std::move(site));
@@ -577,14 +610,19 @@ void Instrumenter::append_record(uint32_t site, const std::array<uint32_t, kReco
   const uint32_t u = uint_type();
   const uint32_t id = load_builtin(workgroup_id_, true);
   const uint32_t n = load_builtin(workgroups_, true);
-  auto part = [&](uint32_t vector, uint32_t k) { return emit(Op::OpCompositeExtract, u, {ir::id(vector), ir::literal(k)}); };
+  auto part = [&](uint32_t vector, uint32_t k) {
+    return emit(Op::OpCompositeExtract, u, {ir::id(vector), ir::literal(k)});
+  };
   const uint32_t z = emit(Op::OpIMul, u, {ir::id(part(id, 2)), ir::id(part(n, 1))});
-  const uint32_t yz = emit(Op::OpIMul, u, {ir::id(emit(Op::OpIAdd, u, {ir::id(part(id, 1)), ir::id(z)})), ir::id(part(n, 0))});
+  const uint32_t yz =
+      emit(Op::OpIMul, u, {ir::id(emit(Op::OpIAdd, u, {ir::id(part(id, 1)), ir::id(z)})), ir::id(part(n, 0))});
   const uint32_t workgroup = emit(Op::OpIAdd, u, {ir::id(part(id, 0)), ir::id(yz)});
   const uint32_t invocation = load_builtin(local_index_, false);
   const uint32_t word_pointer = pointer_type(StorageClass::StorageBuffer, u);
   const uint32_t counter = emit(Op::OpAccessChain, word_pointer, {ir::id(log_), ir::id(constant(0))});
-  const uint32_t slot = emit(Op::OpAtomicIAdd, u, {ir::id(counter), ir::id(constant(atomic_scope_)), ir::id(constant(0)), ir::id(constant(1))});
+  const uint32_t slot =
+      emit(Op::OpAtomicIAdd, u,
+           {ir::id(counter), ir::id(constant(atomic_scope_)), ir::id(constant(0)), ir::id(constant(1))});
   const uint32_t fits = emit(Op::OpULessThan, bool_type(), {ir::id(slot), ir::id(constant(result_.capacity))});
   const uint32_t record = emit(Op::OpSelect, u, {ir::id(fits), ir::id(slot), ir::id(constant(result_.capacity))});
   const uint32_t base = emit(Op::OpIMul, u, {ir::id(record), ir::id(constant(kRecordWords))});
@@ -614,7 +652,8 @@ bool Instrumenter::place_probes(std::string* error) {
     std::optional<ProbeTarget> target = select_probe(in_, request, error);
     if (!target) return false;
     const auto index = static_cast<uint32_t>(probe_targets_.size());
-    result_.probes.push_back({request, target->type, target->components, target->what, in_.nearest_location(*target->after)});
+    result_.probes.push_back(
+        {request, target->type, target->components, target->what, in_.nearest_location(*target->after)});
     probes_after_[target->after].push_back(index);
     probe_counters_.push_back(add_variable(StorageClass::Private, uint_type(), constant(0)));
     probe_targets_.push_back(std::move(*target));
@@ -626,7 +665,8 @@ void Instrumenter::record_probe(uint32_t probe) {
   const ProbeTarget& target = probe_targets_[probe];
   const uint32_t u = uint_type();
   const uint32_t iteration = emit(Op::OpLoad, u, {ir::id(probe_counters_[probe])});
-  emit_void(Op::OpStore, {ir::id(probe_counters_[probe]), ir::id(emit(Op::OpIAdd, u, {ir::id(iteration), ir::id(constant(1))}))});
+  emit_void(Op::OpStore,
+            {ir::id(probe_counters_[probe]), ir::id(emit(Op::OpIAdd, u, {ir::id(iteration), ir::id(constant(1))}))});
   std::array<uint32_t, kRecordWords - 3> rest{iteration, constant(0), constant(0), constant(0), constant(0)};
   if (target.components == 1) {
     rest[1] = bits_of(target.value, target.type);
@@ -660,8 +700,9 @@ void Instrumenter::rewrite_access(const ir::Instruction& access, std::vector<ir:
     }
     return;
   }
-  const AccessKind kind = is_atomic(access.opcode()) ? AccessKind::Atomic
-                          : access.opcode() == Op::OpLoad ? AccessKind::Read : AccessKind::Write;
+  const AccessKind kind = is_atomic(access.opcode())      ? AccessKind::Atomic
+                          : access.opcode() == Op::OpLoad ? AccessKind::Read
+                                                          : AccessKind::Write;
   std::vector<ir::Instruction> before, after;
   code_ = &before;
   uint32_t element = 0, out_of_range = 0, clamped_pointer = 0;
@@ -696,7 +737,8 @@ bool Instrumenter::run(std::string* error) {
 
   for (const EntryPoint& entry : in_.entry_points()) {
     if (entry.model != spv::ExecutionModel::GLCompute || !entry.workgroup_size) continue;
-    for (size_t axis = 0; axis < 3; ++axis) result_.workgroup_size[axis] = static_cast<uint32_t>((*entry.workgroup_size)[axis].value);
+    for (size_t axis = 0; axis < 3; ++axis)
+      result_.workgroup_size[axis] = static_cast<uint32_t>((*entry.workgroup_size)[axis].value);
     break;
   }
   if (!place_probes(error)) return false;

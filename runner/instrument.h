@@ -76,14 +76,14 @@ struct AccessSite {
   uint32_t target = 0;
   uint32_t count = 0;  // scalars (workgroup) or bytes (storage) the access covers
   ValueType value = ValueType::None;
-  Location location;   // the nearest source line
+  Location location;  // the nearest source line
   // The dynamic array lengths the access chain checks, in out_of_range bit order.
   std::vector<uint64_t> lengths;
 };
 
 struct WorkgroupTarget {
   std::string name;
-  uint64_t scalars = 0;  // the variable's size in scalars
+  uint64_t scalars = 0;       // the variable's size in scalars
   bool scalar_array = false;  // an array of scalars, whose elements are its scalars
   Location declaration;
 };
@@ -98,8 +98,8 @@ struct StorageTarget {
 struct ProbeRequest {
   std::string file;  // as the module's locations name it
   uint32_t line = 0;
-  std::string name;  // empty: the line's own value
-  std::string label; // as the user wrote it, for headings
+  std::string name;   // empty: the line's own value
+  std::string label;  // as the user wrote it, for headings
 };
 
 // One probe placed in the module.

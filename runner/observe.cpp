@@ -126,4 +126,14 @@ std::optional<OutputDifference> compare(const Harness& harness, const Observatio
   return std::nullopt;
 }
 
+bool holds_floats(const reflect::Binding& binding) {
+  if (!binding.block || binding.block->members.empty()) return false;
+  const std::string& type = binding.block->members.back().type;
+  return type.starts_with("float") || type.starts_with("vec") || type.starts_with("mat");
+}
+
+std::string word_text(uint32_t word, bool is_float) {
+  return is_float ? fmt::format("{:g}", as_float(word)) : std::to_string(word);
+}
+
 }  // namespace klint::runner

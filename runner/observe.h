@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "reflect/reflection.h"
 #include "runner/executor.h"
 #include "runner/instrument.h"
 #include "runner/isolate.h"
@@ -51,11 +52,12 @@ std::optional<Observations> observe(const std::vector<uint32_t>& spirv, const Mo
 // A difference between the outputs of two runs, classified as the seeds'
 // debugging walkthrough does.
 struct OutputDifference {
-  size_t buffer = 0;       // into Observation::buffers
-  size_t first_word = 0;   // the first word that differs
-  size_t words = 0;        // how many differ
-  uint32_t a = 0, b = 0;   // the first differing word in each run
-  std::string symptom;     // "never written", "NaN or Inf", "close but wrong (max ..., mean ...)", "completely wrong (...)"
+  size_t buffer = 0;      // into Observation::buffers
+  size_t first_word = 0;  // the first word that differs
+  size_t words = 0;       // how many differ
+  uint32_t a = 0, b = 0;  // the first differing word in each run
+  std::string
+      symptom;  // "never written", "NaN or Inf", "close but wrong (max ..., mean ...)", "completely wrong (...)"
 };
 
 // Compares two runs' buffers word by word; floats (`is_float[buffer]`) within
@@ -64,5 +66,12 @@ struct OutputDifference {
 // put there is one the run never wrote.
 std::optional<OutputDifference> compare(const Harness& harness, const Observation& a, const Observation& b,
                                         const std::vector<bool>& is_float);
+
+// Whether a binding's words are floats: its block's last member is a float
+// type (float, vecN, matN and arrays of them).
+bool holds_floats(const reflect::Binding& binding);
+
+// A word as a float ("%g") or an unsigned integer.
+std::string word_text(uint32_t word, bool is_float);
 
 }  // namespace klint::runner

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include "runner/shadow.h"
 
 namespace klint::runner {
 
@@ -210,23 +211,9 @@ ProbeLog read_probes(const Instrumented& instrumented, std::span<const uint8_t> 
 }
 
 std::string probe_value_text(const ProbeSite& site, const ProbeRecord& record) {
-  auto scalar = [&](uint32_t bits) -> std::string {
-    switch (site.value) {
-      case ValueType::Float: {
-        float f;
-        std::memcpy(&f, &bits, 4);
-        return fmt::format("{:g}", f);
-      }
-      case ValueType::Int:
-        return std::to_string(static_cast<int32_t>(bits));
-      case ValueType::Uint:
-        return std::to_string(bits);
-      case ValueType::Bool:
-        return bits ? "true" : "false";
-      case ValueType::None:
-        break;
-    }
-    return fmt::format("0x{:08x}", bits);
+  auto scalar = [&](uint32_t bits) {
+    std::string text = value_text(site.value, bits);
+    return text.empty() ? fmt::format("0x{:08x}", bits) : text;
   };
   if (site.components == 1) return scalar(record.components[0]);
   std::string text = "(";

@@ -104,7 +104,10 @@ class Reader {
       cell.unwritten_read = r;
       cell.unwritten_element = element;
     }
-    (site.kind == AccessKind::Read ? cell.reads : site.kind == AccessKind::Write ? cell.writes : cell.atomics).add(r, log_);
+    (site.kind == AccessKind::Read    ? cell.reads
+     : site.kind == AccessKind::Write ? cell.writes
+                                      : cell.atomics)
+        .add(r, log_);
   }
 
   // Reports the read of an unwritten element the epoch ended with.
@@ -122,7 +125,8 @@ class Reader {
     for (auto& [key, cell] : cells_) flush(cell);
     std::vector<size_t> order(pending_.size());
     for (size_t k = 0; k < order.size(); ++k) order[k] = k;
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return pending_records_[a] < pending_records_[b]; });
+    std::sort(order.begin(), order.end(),
+              [&](size_t a, size_t b) { return pending_records_[a] < pending_records_[b]; });
     for (size_t k : order) add(pending_[k], pending_[k].second.site, pending_[k].second.site);
   }
 
@@ -171,25 +175,6 @@ class Reader {
   std::vector<uint32_t> pending_records_;
 };
 
-std::string value_text(ValueType type, uint32_t bits) {
-  switch (type) {
-    case ValueType::Float: {
-      float f;
-      std::memcpy(&f, &bits, 4);
-      return fmt::format("{:g}", f);
-    }
-    case ValueType::Int:
-      return std::to_string(static_cast<int32_t>(bits));
-    case ValueType::Uint:
-      return std::to_string(bits);
-    case ValueType::Bool:
-      return bits ? "true" : "false";
-    case ValueType::None:
-      break;
-  }
-  return "";
-}
-
 std::string where(const AccessSite& site) {
   return site.location.has_line() ? fmt::format("{}:{}", site.location.file, site.location.line) : site.location.file;
 }
@@ -212,7 +197,8 @@ ShadowReport read_log(const Instrumented& instrumented, std::span<const uint8_t>
   for (size_t r = 0; r < count; ++r) {
     const size_t at = kLogHeaderWords + r * kRecordWords;
     AccessRecord record{word(at), word(at + 1), word(at + 2), word(at + 3), word(at + 4), word(at + 5), word(at + 6)};
-    if (record.site >= instrumented.sites.size()) continue;  // never written: the kernel cannot name a site klint did not make
+    if (record.site >= instrumented.sites.size())
+      continue;  // never written: the kernel cannot name a site klint did not make
     log.push_back(record);
   }
   Reader reader(instrumented, log, report);
@@ -221,13 +207,37 @@ ShadowReport read_log(const Instrumented& instrumented, std::span<const uint8_t>
   return report;
 }
 
+std::string value_text(ValueType type, uint32_t bits) {
+  switch (type) {
+    case ValueType::Float: {
+      float f;
+      std::memcpy(&f, &bits, 4);
+      return fmt::format("{:g}", f);
+    }
+    case ValueType::Int:
+      return std::to_string(static_cast<int32_t>(bits));
+    case ValueType::Uint:
+      return std::to_string(bits);
+    case ValueType::Bool:
+      return bits ? "true" : "false";
+    case ValueType::None:
+      break;
+  }
+  return "";
+}
+
 std::string_view to_string(ShadowKind kind) {
   switch (kind) {
-    case ShadowKind::Race: return "race";
-    case ShadowKind::UninitializedRead: return "uninitialized read";
-    case ShadowKind::OutOfRange: return "out of range";
-    case ShadowKind::OverlappingWrite: return "overlapping write";
-    case ShadowKind::RepeatedLoopRead: return "repeated loop read";
+    case ShadowKind::Race:
+      return "race";
+    case ShadowKind::UninitializedRead:
+      return "uninitialized read";
+    case ShadowKind::OutOfRange:
+      return "out of range";
+    case ShadowKind::OverlappingWrite:
+      return "overlapping write";
+    case ShadowKind::RepeatedLoopRead:
+      return "repeated loop read";
   }
   return "";
 }
@@ -245,9 +255,14 @@ std::string describe(const Instrumented& in, const ShadowFinding& f) {
   };
   auto verb = [](const AccessSite& site) {
     switch (site.kind) {
-      case AccessKind::Read: case AccessKind::StorageRead: return "reads";
-      case AccessKind::Write: case AccessKind::StorageWrite: return "writes";
-      case AccessKind::Atomic: return "updates atomically";
+      case AccessKind::Read:
+      case AccessKind::StorageRead:
+        return "reads";
+      case AccessKind::Write:
+      case AccessKind::StorageWrite:
+        return "writes";
+      case AccessKind::Atomic:
+        return "updates atomically";
     }
     return "";
   };
@@ -279,20 +294,21 @@ std::string describe(const Instrumented& in, const ShadowFinding& f) {
         }
       }
       if (index.empty()) index = fmt::format("scalar {} of the {} of", f.element, t.scalars);
-      return fmt::format("index out of range in workgroup {}: {} {} {} '{}' at {}", f.second.workgroup,
-                         who(f.second), verb(second), index, t.name, where(second));
+      return fmt::format("index out of range in workgroup {}: {} {} {} '{}' at {}", f.second.workgroup, who(f.second),
+                         verb(second), index, t.name, where(second));
     }
     case ShadowKind::RepeatedLoopRead:
-      return fmt::format("the loop at {} reads {} in invocation {} of workgroup {} and again in invocation {} of "
-                         "workgroup {}: the workgroups redo each other's elements",
-                         where(second), element(second, f.element), f.first.invocation, f.first.workgroup,
-                         f.second.invocation, f.second.workgroup);
+      return fmt::format(
+          "the loop at {} reads {} in invocation {} of workgroup {} and again in invocation {} of "
+          "workgroup {}: the workgroups redo each other's elements",
+          where(second), element(second, f.element), f.first.invocation, f.first.workgroup, f.second.invocation,
+          f.second.workgroup);
     case ShadowKind::OverlappingWrite: {
       const AccessSite& first = in.sites[f.first.site];
-      return fmt::format("overlapping writes to {}: invocation {} of workgroup {} at {}{} and invocation {} of workgroup {} at {}{}",
-                         element(second, f.element), f.first.invocation, f.first.workgroup, where(first),
-                         value(first, f.first.value), f.second.invocation, f.second.workgroup, where(second),
-                         value(second, f.second.value));
+      return fmt::format(
+          "overlapping writes to {}: invocation {} of workgroup {} at {}{} and invocation {} of workgroup {} at {}{}",
+          element(second, f.element), f.first.invocation, f.first.workgroup, where(first), value(first, f.first.value),
+          f.second.invocation, f.second.workgroup, where(second), value(second, f.second.value));
     }
   }
   return "";

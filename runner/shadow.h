@@ -71,4 +71,8 @@ std::string describe(const Instrumented& instrumented, const ShadowFinding& find
 
 std::string_view to_string(ShadowKind kind);  // "race", "uninitialized read", ...
 
+// A logged 32-bit value as its type shows it: "0.25", "-3", "7", "true";
+// "" for ValueType::None.
+std::string value_text(ValueType type, uint32_t bits);
+
 }  // namespace klint::runner

@@ -48,7 +48,8 @@ TEST_P(CleanShadow, ShowsNothingAtAnySubgroupSize) {
   for (const Observation& run : o->runs) {
     ASSERT_EQ(run.verdict, Verdict::Completed) << run.message;
     for (const ShadowFinding& f : run.shadow.findings) {
-      if (is_problem(f.kind)) ADD_FAILURE() << "subgroup size " << run.subgroup_size << ": " << describe(o->instrumented, f);
+      if (is_problem(f.kind))
+        ADD_FAILURE() << "subgroup size " << run.subgroup_size << ": " << describe(o->instrumented, f);
     }
   }
 }

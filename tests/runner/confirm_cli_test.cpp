@@ -5,15 +5,14 @@
 // or that the instrumented run cannot run.
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
+#include "tests/runner/kernels.h"
 #include "tests/support/run.h"
 #include "tests/support/scratch.h"
-#include "tests/runner/kernels.h"
 
 namespace klint {
 namespace {
@@ -103,7 +102,8 @@ TEST_P(Confirm, EachFindingGetsItsVerdict) {
   if (!on_lavapipe()) GTEST_SKIP() << "the table holds lavapipe's verdicts";
   const std::string file = GetParam();
   const std::string path = std::string(KLINT_SOURCE_DIR) + "/tests/rules/" + file;
-  testing::KlintRun run = run_klint({"--no-cache", "--confirm", "--format", "json", "--select", rule_of(file), path}, "", 120);
+  testing::KlintRun run =
+      run_klint({"--no-cache", "--confirm", "--format", "json", "--select", rule_of(file), path}, "", 120);
   ASSERT_EQ(run.exit_code, 1) << run.err;
   nlohmann::json report = nlohmann::json::parse(run.out);
   std::multiset<std::pair<uint32_t, std::string>> seen, expected;
@@ -150,7 +150,8 @@ TEST(Confirm, TableCoversEveryFailingFixture) {
   for (const Verdict& v : kExpected) listed.insert(v.file);
   for (const char* rule : {"shared-memory-race", "insufficient-barrier", "uninitialized-shared-read",
                            "grid-stride-mismatch", "subgroup-size-assumed", "subgroup-count-assumed"}) {
-    for (const auto& entry : std::filesystem::directory_iterator(std::string(KLINT_SOURCE_DIR) + "/tests/rules/" + rule)) {
+    for (const auto& entry :
+         std::filesystem::directory_iterator(std::string(KLINT_SOURCE_DIR) + "/tests/rules/" + rule)) {
       const std::string name = entry.path().filename().string();
       if (name.starts_with("bad_")) EXPECT_TRUE(listed.count(std::string(rule) + "/" + name)) << rule << "/" << name;
     }
@@ -159,8 +160,8 @@ TEST(Confirm, TableCoversEveryFailingFixture) {
 
 // A correct kernel has no finding to confirm, and the run adds none.
 TEST(Confirm, CleanKernelsGetNoVerdict) {
-  testing::KlintRun run =
-      run_klint({"--no-cache", "--confirm", "--format", "json", std::string(KLINT_SOURCE_DIR) + "/tests/clean"}, "", 300);
+  testing::KlintRun run = run_klint(
+      {"--no-cache", "--confirm", "--format", "json", std::string(KLINT_SOURCE_DIR) + "/tests/clean"}, "", 300);
   ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
   nlohmann::json report = nlohmann::json::parse(run.out);
   EXPECT_TRUE(report["findings"].empty()) << run.out;
@@ -187,8 +188,9 @@ TEST_F(ConfirmRuns, AKernelThatHangsIsNotRunnableAndKlintGoesOn) {
   write("endless.comp", kRaceThenEndless);
   write("klint.toml", "[[kernel]]\nfile = \"endless.comp\"\ngrid = [65535, 65535]\n");
   write("race.comp", kRaceThenEndless);  // the default grid: it ends
-  testing::KlintRun run = run_klint({"--no-cache", "--confirm", "--timeout", "1", "--format", "json",
-                                     "--select", "shared-memory-race", "endless.comp", "race.comp"}, "", 120);
+  testing::KlintRun run = run_klint({"--no-cache", "--confirm", "--timeout", "1", "--format", "json", "--select",
+                                     "shared-memory-race", "endless.comp", "race.comp"},
+                                    "", 120);
   ASSERT_EQ(run.exit_code, 1) << run.err;
   nlohmann::json report = nlohmann::json::parse(run.out);
   ASSERT_EQ(report["findings"].size(), 2u) << run.out;
@@ -215,8 +217,8 @@ void main() {
     if (gl_LocalInvocationID.x == 0) x[0] = partial[0] + partial[7];
 }
 )");
-  testing::KlintRun run = run_klint({"--no-cache", "--confirm", "--format", "json", "--select",
-                                     "subgroup-count-assumed", "crash.comp"}, "", 120);
+  testing::KlintRun run = run_klint(
+      {"--no-cache", "--confirm", "--format", "json", "--select", "subgroup-count-assumed", "crash.comp"}, "", 120);
   ASSERT_EQ(run.exit_code, 1) << run.err;
   nlohmann::json report = nlohmann::json::parse(run.out);
   ASSERT_EQ(report["findings"].size(), 1u) << run.out;

@@ -1,14 +1,15 @@
 // Instrumented runs on lavapipe: the log of workgroup-memory and storage
 // accesses read back as races, uninitialized reads, indices out of range and
 // overlapping writes, and silence for kernels that have none.
+#include "runner/shadow.h"
+
 #include <gtest/gtest.h>
 
+#include "reflect/reflection.h"
 #include "runner/harness.h"
 #include "runner/instrument.h"
 #include "runner/isolate.h"
 #include "runner/observe.h"
-#include "runner/shadow.h"
-#include "reflect/reflection.h"
 #include "tests/runner/kernels.h"
 #include "validate/spirv_val.h"
 
@@ -103,7 +104,8 @@ void main() {
     }
     if (tid == 0) sums[gl_WorkGroupID.x] = partial[0] + float(count);
 }
-)", {2, 1, 1});
+)",
+                             {2, 1, 1});
   EXPECT_TRUE(run.lines.empty()) << ::testing::PrintToString(run.lines);
   EXPECT_GT(run.report.accesses, 64u * 2 * 10);
 }
@@ -152,7 +154,8 @@ layout(binding = 0) buffer Data { float x[]; };
 void main() {
     for (uint i = gl_GlobalInvocationID.x; i < 64; i += gl_WorkGroupSize.x) x[i] = float(i);
 }
-)", {2, 1, 1});
+)",
+                             {2, 1, 1});
   ASSERT_EQ(run.lines.size(), 1u) << ::testing::PrintToString(run.lines);
   const ShadowFinding& f = run.report.findings[0];
   EXPECT_EQ(f.kind, ShadowKind::OverlappingWrite);
@@ -172,7 +175,8 @@ void main() {
     for (uint i = gl_GlobalInvocationID.x; i < 64; i += gl_WorkGroupSize.x) s += x[i];
     partial[gl_GlobalInvocationID.x] = s;
 }
-)", {2, 1, 1});
+)",
+                             {2, 1, 1});
   ASSERT_EQ(run.lines.size(), 1u) << ::testing::PrintToString(run.lines);
   const ShadowFinding& f = run.report.findings[0];
   EXPECT_EQ(f.kind, ShadowKind::RepeatedLoopRead);
