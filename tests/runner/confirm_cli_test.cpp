@@ -158,6 +158,33 @@ TEST(Confirm, TableCoversEveryFailingFixture) {
   }
 }
 
+// SARIF: the verdict in the result's properties, the witness's accesses
+// among its related locations.
+TEST(Confirm, SarifCarriesTheVerdictAndTheWitness) {
+  if (!on_lavapipe()) GTEST_SKIP() << "the witness named is lavapipe's";
+  testing::KlintRun run = run_klint({"--no-cache", "--confirm", "--format", "sarif", "--select", "shared-memory-race",
+                                     std::string(KLINT_SOURCE_DIR) + "/tests/rules/shared-memory-race/bad_neighbour_read.comp"},
+                                    "", 120);
+  ASSERT_EQ(run.exit_code, 1) << run.err;
+  nlohmann::json log = nlohmann::json::parse(run.out);
+  const nlohmann::json& results = log["runs"][0]["results"];
+  ASSERT_EQ(results.size(), 1u) << run.out;
+  const nlohmann::json& c = results[0]["properties"]["confirmation"];
+  EXPECT_EQ(c["status"], "confirmed") << c.dump();
+  EXPECT_EQ(c["summary"].get<std::string>().rfind("at subgroup size 4: race on tile[1] in workgroup 0: ", 0), 0u)
+      << c.dump();
+  std::vector<std::pair<uint32_t, std::string>> witness;
+  for (const nlohmann::json& related : results[0]["relatedLocations"]) {
+    const std::string text = related["message"]["text"];
+    if (text.starts_with("Witness: ")) {
+      witness.emplace_back(related["physicalLocation"]["region"]["startLine"].get<uint32_t>(), text);
+    }
+  }
+  const std::vector<std::pair<uint32_t, std::string>> expected{
+      {9, "Witness: write by invocation 1 of workgroup 0."}, {11, "Witness: read by invocation 0 of workgroup 0."}};
+  EXPECT_EQ(witness, expected) << results[0].dump();
+}
+
 // A correct kernel has no finding to confirm, and the run adds none.
 TEST(Confirm, CleanKernelsGetNoVerdict) {
   testing::KlintRun run = run_klint(
