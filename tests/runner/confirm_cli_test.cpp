@@ -254,5 +254,53 @@ void main() {
   EXPECT_NE(c["summary"].get<std::string>().find("index out of range"), std::string::npos) << c.dump();
 }
 
+// Shrinking: the workgroups halve while the overlap still shows (4 to 2; one
+// workgroup has nothing to overlap with), then n halves down to the smallest
+// that still reaches the second workgroup's first element (16). The
+// reproducer replays the smallest setup.
+TEST_F(ConfirmRuns, TheSetupThatShowsAFindingIsShrunkAndWrittenAsAReproducer) {
+  write("stride.comp", R"(#version 450
+layout(local_size_x = 16) in;
+layout(binding = 0) buffer Data { float x[]; };
+layout(push_constant) uniform P { uint n; };
+void main() {
+    for (uint i = gl_GlobalInvocationID.x; i < n; i += gl_WorkGroupSize.x) {
+        x[i] = x[i] * 2.0;
+    }
+}
+)");
+  write("klint.toml", "[[kernel]]\nfile = \"stride.comp\"\nvariables = [\"n\"]\nmatrix = [[1024]]\ngrid = [4]\n"
+                      "push-constants = { n = \"n\" }\nbuffers = { Data = \"n\" }\n");
+  testing::KlintRun run = run_klint({"--no-cache", "--confirm", "--format", "json", "--reproducers", "repro",
+                                     "--select", "grid-stride-mismatch", "stride.comp"}, "", 120);
+  ASSERT_EQ(run.exit_code, 1) << run.err;
+  nlohmann::json report = nlohmann::json::parse(run.out);
+  ASSERT_EQ(report["findings"].size(), 1u) << run.out;
+  const nlohmann::json& c = report["findings"][0]["confirmation"];
+  ASSERT_EQ(c["status"], "confirmed") << c.dump();
+  const std::vector<std::string> details = c["details"];
+  ASSERT_GE(details.size(), 4u) << c.dump();
+  EXPECT_NE(details[0].find(", shape n=32, grid 2,1,1, seed 1"), std::string::npos) << details[0];
+  EXPECT_EQ(details[1], "shrunk from shape n=1024, grid 4,1,1");
+  EXPECT_NE(details[2].find("klint run --shadow --shape n=32 --grid 2,1,1 --seed 1 stride.comp"), std::string::npos)
+      << details[2];
+  const uint32_t line = report["findings"][0]["location"]["line"];
+  const std::string reproducer = "repro/stride-" + std::to_string(line) + "-grid-stride-mismatch.toml";
+  EXPECT_EQ(details[3], "reproducer: " + reproducer);
+  const std::string text = read(reproducer);
+  EXPECT_NE(text.find("grid = [2, 1, 1]\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("push-constants = { \"n\" = 32 }\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("buffers = { \"Data\" = 32 }\n"), std::string::npos) << text;
+
+  testing::KlintRun replay = run_klint({"--no-cache", "--confirm", "--format", "json", "--config", reproducer,
+                                        "--select", "grid-stride-mismatch", "stride.comp"}, "", 120);
+  ASSERT_EQ(replay.exit_code, 1) << replay.err;
+  nlohmann::json again = nlohmann::json::parse(replay.out);
+  const nlohmann::json& r = again["findings"][0]["confirmation"];
+  EXPECT_EQ(r["status"], "confirmed") << r.dump();
+  EXPECT_NE(r["details"][0].get<std::string>().find(", grid 2,1,1, seed 1"), std::string::npos) << r.dump();
+  EXPECT_NE(r["details"][1].get<std::string>().rfind("shrunk", 0), 0u) << r.dump();  // nothing left to shrink
+}
+
 }  // namespace
 }  // namespace klint
