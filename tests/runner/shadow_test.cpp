@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "reflect/reflection.h"
+#include "analyzer/source.h"
 #include "runner/harness.h"
 #include "runner/instrument.h"
 #include "runner/isolate.h"
@@ -186,6 +187,108 @@ void main() {
   EXPECT_EQ(f.first.invocation, f.second.invocation) << run.lines[0];
   EXPECT_EQ(f.element / 4 % 16, f.first.invocation) << run.lines[0];
   EXPECT_EQ(run.instrumented.sites[f.second.site].location.line, 7u);
+}
+
+// SPIR-V from other generators may pass workgroup memory to a function by
+// pointer. The instrumenter inlines such calls, so that the store through the
+// parameter is logged: with the barrier the neighbour's read sees a written
+// element (no false "unwritten"), without it the store races with the read.
+constexpr const char* kPointerParameter = R"(; A helper takes a pointer to a workgroup array: each invocation stores its
+; element through it, then (after a barrier) reads its neighbour's.
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main" %lid %tile %data
+               OpExecutionMode %main LocalSize 64 1 1
+               OpName %main "main"
+               OpName %put "put"
+               OpName %tile "tile"
+               OpDecorate %lid BuiltIn LocalInvocationId
+               OpDecorate %rta ArrayStride 4
+               OpDecorate %Data Block
+               OpMemberDecorate %Data 0 Offset 0
+               OpDecorate %data DescriptorSet 0
+               OpDecorate %data Binding 0
+       %void = OpTypeVoid
+      %float = OpTypeFloat 32
+       %uint = OpTypeInt 32 0
+     %uint_0 = OpConstant %uint 0
+     %uint_1 = OpConstant %uint 1
+     %uint_2 = OpConstant %uint 2
+    %uint_64 = OpConstant %uint 64
+   %uint_264 = OpConstant %uint 264
+      %v3uint = OpTypeVector %uint 3
+   %ptr_in_v3 = OpTypePointer Input %v3uint
+   %ptr_in_u = OpTypePointer Input %uint
+        %lid = OpVariable %ptr_in_v3 Input
+    %arr = OpTypeArray %float %uint_64
+  %ptr_wg_arr = OpTypePointer Workgroup %arr
+  %ptr_wg_f = OpTypePointer Workgroup %float
+       %tile = OpVariable %ptr_wg_arr Workgroup
+        %rta = OpTypeRuntimeArray %float
+       %Data = OpTypeStruct %rta
+   %ptr_sb_Data = OpTypePointer StorageBuffer %Data
+   %ptr_sb_f = OpTypePointer StorageBuffer %float
+       %data = OpVariable %ptr_sb_Data StorageBuffer
+   %fn_main = OpTypeFunction %void
+    %fn_put = OpTypeFunction %void %ptr_wg_arr %uint %float
+        %put = OpFunction %void None %fn_put
+          %t = OpFunctionParameter %ptr_wg_arr
+          %i = OpFunctionParameter %uint
+          %v = OpFunctionParameter %float
+  %put_entry = OpLabel
+          %p = OpAccessChain %ptr_wg_f %t %i
+               OpStore %p %v
+               OpReturn
+               OpFunctionEnd
+       %main = OpFunction %void None %fn_main
+      %entry = OpLabel
+   %lid_x_ptr = OpAccessChain %ptr_in_u %lid %uint_0
+        %tid = OpLoad %uint %lid_x_ptr
+     %in_ptr = OpAccessChain %ptr_sb_f %data %uint_0 %tid
+         %in = OpLoad %float %in_ptr
+          %r = OpFunctionCall %void %put %tile %tid %in
+               OpControlBarrier %uint_2 %uint_2 %uint_264
+       %next = OpIAdd %uint %tid %uint_1
+      %wrapped = OpUMod %uint %next %uint_64
+   %neighbour = OpAccessChain %ptr_wg_f %tile %wrapped
+       %seen = OpLoad %float %neighbour
+               OpStore %in_ptr %seen
+               OpReturn
+               OpFunctionEnd
+)";
+
+ShadowReport assembly_run(const std::string& text, Instrumented* out) {
+  SourceCache sources;
+  CompiledShader compiled = compile("helper.spvasm", text, Language::SpirvAssembly, CompileOptions{}, sources);
+  EXPECT_TRUE(compiled.ok);
+  std::string error;
+  std::optional<Instrumented> in = instrument(compiled.spirv, ModuleOrigin{"helper.spvasm", compiled.assembly_lines}, {}, &error);
+  EXPECT_TRUE(in) << error;
+  if (!in) return {};
+  EXPECT_TRUE(in->skipped.empty()) << ::testing::PrintToString(in->skipped);
+  for (const ValidationMessage& m : validate_spirv(in->spirv, SPV_ENV_VULKAN_1_3)) ADD_FAILURE() << m.message;
+  Harness harness;
+  harness.buffers.push_back({0, 0, BufferKind::Storage, "data", std::vector<uint8_t>(4 * 64, 0)});
+  harness.buffers.push_back(log_buffer(*in));
+  IsolatedRun result = run_isolated(in->spirv, "main", harness, {});
+  EXPECT_EQ(result.verdict, Verdict::Completed) << result.message;
+  if (result.verdict != Verdict::Completed) return {};
+  *out = *in;
+  return read_log(*in, result.execution.buffers.back().data);
+}
+
+TEST(Shadow, StoresThroughAPointerParameterAreLogged) {
+  Instrumented in;
+  ShadowReport ordered = assembly_run(kPointerParameter, &in);
+  EXPECT_EQ(ordered.accesses, 64u * 3);  // the store in the helper, the neighbour's load, the storage store
+  EXPECT_TRUE(ordered.findings.empty());
+  std::string racy = kPointerParameter;
+  const std::string barrier = "               OpControlBarrier %uint_2 %uint_2 %uint_264\n";
+  racy.erase(racy.find(barrier), barrier.size());
+  ShadowReport raced = assembly_run(racy, &in);
+  ASSERT_EQ(raced.findings.size(), 1u);
+  EXPECT_EQ(raced.findings[0].kind, ShadowKind::Race);
+  EXPECT_EQ(in.sites[raced.findings[0].first.site].kind, AccessKind::Write);
 }
 
 TEST(Shadow, AFullLogStillShowsWhatItHolds) {
