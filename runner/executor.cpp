@@ -1,5 +1,7 @@
 #include "runner/executor.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -174,7 +176,27 @@ ExecuteOutcome execute(const std::vector<uint32_t>& spirv, const std::string& en
     return outcome;
   }
 
-  Features features(s.vk, physical, std::min(properties.apiVersion, s.vk.api_version));
+  const uint32_t version = std::min(properties.apiVersion, s.vk.api_version);
+  Features features(s.vk, physical, version);
+  if (version >= VK_API_VERSION_1_3 && features.v13.subgroupSizeControl) {
+    VkPhysicalDeviceVulkan13Properties v13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES};
+    VkPhysicalDeviceProperties2 all{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &v13};
+    s.vk.vkGetPhysicalDeviceProperties2(physical, &all);
+    if (v13.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT) {
+      outcome.execution.min_subgroup_size = v13.minSubgroupSize;
+      outcome.execution.max_subgroup_size = v13.maxSubgroupSize;
+    }
+  }
+  if (const uint32_t size = options.required_subgroup_size) {
+    const Execution& e = outcome.execution;
+    if (size < e.min_subgroup_size || size > e.max_subgroup_size || (size & (size - 1)) != 0) {
+      outcome.error = e.max_subgroup_size ? fmt::format("the device cannot run subgroups of {}: it offers {} to {}",
+                                                        size, e.min_subgroup_size, e.max_subgroup_size)
+                                          : fmt::format("the device cannot run subgroups of {}: it has no subgroup "
+                                                        "size control for compute shaders", size);
+      return outcome;
+    }
+  }
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
   queue_info.queueFamilyIndex = family;
@@ -250,6 +272,10 @@ ExecuteOutcome execute(const std::vector<uint32_t>& spirv, const std::string& en
   pipeline_info.stage.module = s.shader;
   pipeline_info.stage.pName = entry_point.c_str();
   pipeline_info.stage.pSpecializationInfo = entries.empty() ? nullptr : &spec_info;
+  VkPipelineShaderStageRequiredSubgroupSizeCreateInfo required{
+      VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
+  required.requiredSubgroupSize = options.required_subgroup_size;
+  if (options.required_subgroup_size) pipeline_info.stage.pNext = &required;
   pipeline_info.layout = s.pipeline_layout;
   if (VkResult r = s.vk.vkCreateComputePipelines(s.device, VK_NULL_HANDLE, 1, &pipeline_info, nullptr, &s.pipeline);
       r != VK_SUCCESS) {

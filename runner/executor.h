@@ -75,10 +75,17 @@ struct Execution {
   std::vector<BufferResult> buffers;  // in the harness's order
   std::vector<GuardViolation> guard_violations;
   uint64_t dispatch_nanoseconds = 0;  // from vkQueueSubmit to the fence, wall clock
+  // The subgroup sizes a pipeline may require of the device (Vulkan 1.3's
+  // subgroup size control), 0 when it cannot require one.
+  uint32_t min_subgroup_size = 0;
+  uint32_t max_subgroup_size = 0;
 };
 
 struct ExecuteOptions {
   std::optional<uint32_t> device_index;  // nullopt: the first CPU device (lavapipe), else device 0
+  // A subgroup size the pipeline requires (VkPipelineShaderStageRequiredSubgroupSizeCreateInfo);
+  // 0 leaves it to the device. A size the device cannot give fails the run.
+  uint32_t required_subgroup_size = 0;
 };
 
 enum class ExecuteStatus { Completed, Failed, DeviceLost };

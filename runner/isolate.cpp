@@ -97,6 +97,8 @@ std::vector<uint8_t> serialize(const ExecuteOutcome& outcome) {
     w.u64(g.changed);
   }
   w.u64(e.dispatch_nanoseconds);
+  w.u64(e.min_subgroup_size);
+  w.u64(e.max_subgroup_size);
   return std::move(w.out);
 }
 
@@ -124,7 +126,10 @@ std::optional<ExecuteOutcome> deserialize(const std::vector<uint8_t>& bytes) {
     }
     e.guard_violations.push_back(std::move(g));
   }
-  if (!r.u64(e.dispatch_nanoseconds) || !r.done()) return std::nullopt;
+  if (!r.u64(e.dispatch_nanoseconds) || !r.number(e.min_subgroup_size) || !r.number(e.max_subgroup_size) ||
+      !r.done()) {
+    return std::nullopt;
+  }
   return outcome;
 }
 

@@ -10,12 +10,16 @@ namespace klint::runner {
 
 namespace {
 
+// A run at `subgroup_size` (0: the device's choice), asked of lavapipe through
+// its environment, of other devices as the pipeline's required size.
 Observation run_once(const Observations& o, const Harness& harness, const std::string& entry_point,
-                     const ObserveOptions& options, uint32_t subgroup_size) {
+                     const ObserveOptions& options, uint32_t subgroup_size, bool required) {
   IsolateOptions isolate;
   isolate.timeout_seconds = options.timeout_seconds;
   isolate.execute.device_index = options.device_index;
-  if (subgroup_size) {
+  if (required) {
+    isolate.execute.required_subgroup_size = subgroup_size;
+  } else if (subgroup_size) {
     // Read by lavapipe when the loader loads it, which happens in the child
     // (runner/isolate.cpp keeps Mesa's shader cache out of it).
     isolate.in_child = [subgroup_size] {
@@ -28,6 +32,8 @@ Observation run_once(const Observations& o, const Harness& harness, const std::s
   observation.verdict = run.verdict;
   observation.message = run.message;
   observation.device = run.execution.device;
+  observation.min_subgroup_size = run.execution.min_subgroup_size;
+  observation.max_subgroup_size = run.execution.max_subgroup_size;
   if (run.verdict != Verdict::Completed || run.execution.buffers.empty()) return observation;
   observation.shadow = read_log(o.instrumented, run.execution.buffers.back().data);
   run.execution.buffers.pop_back();
@@ -61,13 +67,22 @@ std::optional<Observations> observe(const std::vector<uint32_t>& spirv, const Mo
   // The first run says which device this is; only lavapipe takes a subgroup
   // size from the environment.
   const uint32_t first = options.subgroup_sizes.empty() ? 0 : options.subgroup_sizes.front();
-  o.runs.push_back(run_once(o, with_log, entry_point, options, first));
-  if (o.runs.front().verdict == Verdict::Completed && !is_lavapipe(o.runs.front().device)) {
+  o.runs.push_back(run_once(o, with_log, entry_point, options, first, false));
+  const Observation& device = o.runs.front();
+  if (device.verdict == Verdict::Completed && !is_lavapipe(device.device)) {
+    // Another device runs at the size it picks, then at every size its
+    // subgroup size control can require, when it offers more than one.
     o.runs.front().subgroup_size = 0;
+    const uint32_t low = device.min_subgroup_size, high = device.max_subgroup_size;
+    if (options.subgroup_sizes.size() > 1 && low && low < high) {
+      for (uint32_t size = low; size <= high; size *= 2) {
+        o.runs.push_back(run_once(o, with_log, entry_point, options, size, true));
+      }
+    }
     return o;
   }
   for (size_t k = 1; k < options.subgroup_sizes.size(); ++k) {
-    o.runs.push_back(run_once(o, with_log, entry_point, options, options.subgroup_sizes[k]));
+    o.runs.push_back(run_once(o, with_log, entry_point, options, options.subgroup_sizes[k], false));
   }
   return o;
 }

@@ -24,6 +24,8 @@ struct Observation {
   Verdict verdict = Verdict::Failed;
   std::string message;  // the verdict in words
   std::string device;
+  uint32_t min_subgroup_size = 0;  // what the device's subgroup size control offers; 0: none
+  uint32_t max_subgroup_size = 0;
   ShadowReport shadow;
   std::vector<BufferResult> buffers;  // the kernel's own buffers, in the harness's order
   std::vector<GuardViolation> guard_violations;
@@ -33,7 +35,9 @@ struct ObserveOptions {
   double timeout_seconds = 10;
   std::optional<uint32_t> device_index;
   // Subgroup sizes to try on lavapipe, each a separate run. Other devices run
-  // once at the size they choose.
+  // once at the size they choose, then, when this lists more than one size,
+  // at every size from their minimum to their maximum that Vulkan 1.3's
+  // subgroup size control lets a pipeline require.
   std::vector<uint32_t> subgroup_sizes{4, 8, 16};
   InstrumentOptions instrument;
 };

@@ -12,6 +12,7 @@ namespace klint::runner {
   X(vkDestroyInstance)                     \
   X(vkEnumeratePhysicalDevices)            \
   X(vkGetPhysicalDeviceProperties)         \
+  X(vkGetPhysicalDeviceProperties2)        \
   X(vkGetPhysicalDeviceFeatures2)          \
   X(vkGetPhysicalDeviceQueueFamilyProperties) \
   X(vkGetPhysicalDeviceMemoryProperties)   \

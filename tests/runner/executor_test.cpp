@@ -1,5 +1,6 @@
 // The executor on lavapipe: values, push constants, specialization, guards
 // and the errors of bad input.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "runner/executor.h"
@@ -162,6 +163,45 @@ TEST(Executor, DeviceOutOfRangeIsAnError) {
   ExecuteOutcome outcome = execute_in_child(spirv_from_glsl(kTwice), "main", one_buffer(256), {.device_index = 1000});
   EXPECT_EQ(outcome.status, ExecuteStatus::Failed);
   EXPECT_TRUE(outcome.error.starts_with("device 1000 is out of range: the Vulkan loader found ")) << outcome.error;
+}
+
+}  // namespace
+}  // namespace klint::runner
+
+namespace klint::runner {
+namespace {
+
+// Vulkan 1.3's subgroup size control: the device says which sizes a pipeline
+// may require (lavapipe: only its own), a size in that range is the one the
+// kernel sees, and a size outside it fails the run with the range.
+TEST(Executor, ASubgroupSizeTheDeviceOffersCanBeRequired) {
+  const std::vector<uint32_t> spirv = testing::spirv_from_glsl(R"(#version 450
+#extension GL_KHR_shader_subgroup_basic : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Out { uint values[]; } out_;
+void main() { out_.values[gl_GlobalInvocationID.x] = gl_SubgroupSize; }
+)");
+  Harness harness = one_buffer(4 * 64);
+  ExecuteOutcome plain = execute_in_child(spirv, "main", harness, {});
+  ASSERT_EQ(plain.status, ExecuteStatus::Completed) << plain.error;
+  const uint32_t low = plain.execution.min_subgroup_size, high = plain.execution.max_subgroup_size;
+  if (low == 0) GTEST_SKIP() << "the device has no subgroup size control for compute shaders";
+  ASSERT_LE(low, high);
+  ExecuteOptions options;
+  for (uint32_t size = low; size <= high; size *= 2) {
+    options.required_subgroup_size = size;
+    ExecuteOutcome required = execute_in_child(spirv, "main", harness, options);
+    ASSERT_EQ(required.status, ExecuteStatus::Completed) << required.error;
+    EXPECT_EQ(testing::word(required.execution.buffers[0].data, 0), size);
+    EXPECT_EQ(testing::word(required.execution.buffers[0].data, 63), size);
+  }
+  options.required_subgroup_size = high * 2;
+  ExecuteOutcome too_wide = execute_in_child(spirv, "main", harness, options);
+  EXPECT_EQ(too_wide.status, ExecuteStatus::Failed);
+  EXPECT_NE(too_wide.error.find(fmt::format("the device cannot run subgroups of {}: it offers {} to {}", high * 2,
+                                            low, high)),
+            std::string::npos)
+      << too_wide.error;
 }
 
 }  // namespace
