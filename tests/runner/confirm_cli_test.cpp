@@ -215,7 +215,9 @@ TEST_F(ConfirmRuns, AKernelThatHangsIsNotRunnableAndKlintGoesOn) {
   write("endless.comp", kRaceThenEndless);
   write("klint.toml", "[[kernel]]\nfile = \"endless.comp\"\ngrid = [65535, 65535]\n");
   write("race.comp", kRaceThenEndless);  // the default grid: it ends
-  testing::KlintRun run = run_klint({"--no-cache", "--confirm", "--timeout", "1", "--format", "json", "--select",
+  // --timeout bounds every run: long enough for race.comp's runs on a loaded
+  // machine (under ASan too), far too short for endless.comp's grid.
+  testing::KlintRun run = run_klint({"--no-cache", "--confirm", "--timeout", "5", "--format", "json", "--select",
                                      "shared-memory-race", "endless.comp", "race.comp"},
                                     "", 120);
   ASSERT_EQ(run.exit_code, 1) << run.err;
@@ -223,7 +225,7 @@ TEST_F(ConfirmRuns, AKernelThatHangsIsNotRunnableAndKlintGoesOn) {
   ASSERT_EQ(report["findings"].size(), 2u) << run.out;
   const nlohmann::json& endless = report["findings"][0]["confirmation"];
   EXPECT_EQ(endless["status"], "not runnable") << endless.dump();
-  EXPECT_EQ(endless["summary"], "the run timed out after 1 s") << endless.dump();
+  EXPECT_EQ(endless["summary"], "the run timed out after 5 s") << endless.dump();
   const nlohmann::json& race = report["findings"][1]["confirmation"];
   EXPECT_EQ(race["status"], "confirmed") << race.dump();
 }

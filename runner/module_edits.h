@@ -1,0 +1,40 @@
+// Edits of a decoded module that instrumentation needs besides the code it
+// adds: specialization values folded into constants, calls that pass
+// workgroup pointers inlined, and access instructions rebuilt.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "analyzer/ir/module.h"
+#include "analyzer/module.h"
+#include "runner/executor.h"
+
+namespace klint::runner {
+
+bool is_atomic(spv::Op op);
+
+// The pointer an instruction accesses memory through, or 0.
+uint32_t accessed_pointer(const ir::Instruction& i);
+
+// Sets the defaults of the module's specialization constants to the values the
+// pipeline will give them, so that constant_value() sees what the device runs.
+void specialize(ir::Module& module, const std::vector<SpecializationValue>& values);
+
+bool has_workgroup_pointer_parameters(const ::klint::Module& module);
+
+// Accesses through a function's pointer parameter reach a different variable
+// at each call: inlining turns each into an access chain on its variable.
+std::optional<std::vector<uint32_t>> inline_calls(std::span<const uint32_t> spirv, uint32_t version,
+                                                  std::string* error);
+
+// An instruction from its words, its operands parsed as an OpAccessChain's are.
+ir::Instruction instruction_from(std::vector<uint32_t> words);
+
+// The access with its pointer operand replaced.
+ir::Instruction with_pointer(const ir::Instruction& access, uint32_t pointer);
+
+}  // namespace klint::runner
