@@ -409,7 +409,7 @@ void confirm_findings(FileReport& report, const Job& job, const runner::KernelMa
         c.details.push_back(fmt::format("shrunk from {}", setup_text(shape, *harness)));
       }
       c.details.push_back("replay: " +
-                          confirmer.replay(small_shape, small, *found, device.find("llvmpipe") != std::string::npos));
+                          confirmer.replay(small_shape, small, *found, runner::is_lavapipe(device)));
       if (!options.reproducers.empty()) {
         const std::filesystem::path file =
             std::filesystem::path(options.reproducers) /

@@ -203,17 +203,13 @@ int run_and_report(const std::string& path, const Kernel& kernel, const reflect:
   std::optional<runner::ShadowReport> shadow;
   std::vector<std::string> evidence;
   if (instrumented && run.verdict == runner::Verdict::Completed) {
-    shadow = runner::read_log(*instrumented, run.execution.buffers.back().data);
+    shadow = runner::take_log(*instrumented, run.execution);
     // Loads that two workgroups repeat are evidence for --confirm, no problem
     // in themselves: shown apart, and not counted.
     for (const runner::ShadowFinding& f : shadow->findings) {
       if (!runner::is_problem(f.kind)) evidence.push_back(runner::describe(*instrumented, f));
     }
     std::erase_if(shadow->findings, [](const runner::ShadowFinding& f) { return !runner::is_problem(f.kind); });
-    run.execution.buffers.pop_back();
-    std::erase_if(run.execution.guard_violations, [&](const runner::GuardViolation& g) {
-      return g.set == instrumented->log_set && g.binding == 0;
-    });
   }
   out << header;
   for (const std::string& guess : harness.guesses) out << "guessed: " << guess << "\n";

@@ -35,16 +35,11 @@ Observation run_once(const Observations& o, const Harness& harness, const std::s
   observation.min_subgroup_size = run.execution.min_subgroup_size;
   observation.max_subgroup_size = run.execution.max_subgroup_size;
   if (run.verdict != Verdict::Completed || run.execution.buffers.empty()) return observation;
-  observation.shadow = read_log(o.instrumented, run.execution.buffers.back().data);
-  run.execution.buffers.pop_back();
+  observation.shadow = take_log(o.instrumented, run.execution);
   observation.buffers = std::move(run.execution.buffers);
-  for (GuardViolation& guard : run.execution.guard_violations) {
-    if (guard.name != "klint_log") observation.guard_violations.push_back(std::move(guard));
-  }
+  observation.guard_violations = std::move(run.execution.guard_violations);
   return observation;
 }
-
-bool is_lavapipe(const std::string& device) { return device.find("llvmpipe") != std::string::npos; }
 
 float as_float(uint32_t word) {
   float f;
@@ -140,6 +135,8 @@ std::optional<OutputDifference> compare(const Harness& harness, const Observatio
   }
   return std::nullopt;
 }
+
+bool is_lavapipe(const std::string& device) { return device.find("llvmpipe") != std::string::npos; }
 
 bool holds_floats(const reflect::Binding& binding) {
   if (!binding.block || binding.block->members.empty()) return false;

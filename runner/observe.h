@@ -71,6 +71,10 @@ struct OutputDifference {
 std::optional<OutputDifference> compare(const Harness& harness, const Observation& a, const Observation& b,
                                         const std::vector<bool>& is_float);
 
+// Whether a device name is lavapipe's (llvmpipe), whose subgroup size comes
+// from LP_NATIVE_VECTOR_WIDTH.
+bool is_lavapipe(const std::string& device);
+
 // Whether a binding's words are floats: its block's last member is a float
 // type (float, vecN, matN and arrays of them).
 bool holds_floats(const reflect::Binding& binding);

@@ -226,6 +226,15 @@ std::string value_text(ValueType type, uint32_t bits) {
   return "";
 }
 
+ShadowReport take_log(const Instrumented& instrumented, Execution& execution) {
+  ShadowReport report = read_log(instrumented, execution.buffers.back().data);
+  execution.buffers.pop_back();
+  std::erase_if(execution.guard_violations, [&](const GuardViolation& g) {
+    return g.set == instrumented.log_set && g.binding == 0;
+  });
+  return report;
+}
+
 std::string_view to_string(ShadowKind kind) {
   switch (kind) {
     case ShadowKind::Race:

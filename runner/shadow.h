@@ -64,6 +64,11 @@ struct ShadowReport {
 // `log` is the log buffer's bytes after the run.
 ShadowReport read_log(const Instrumented& instrumented, std::span<const uint8_t> log);
 
+// Reads the log of a completed run of the instrumented kernel, whose harness
+// had log_buffer() last, and takes the log out of `execution`: its buffer
+// and its guard violations, so that what remains is the kernel's own.
+ShadowReport take_log(const Instrumented& instrumented, Execution& execution);
+
 // One line, e.g. "race on tile[1] in workgroup 0: invocation 1 writes it at
 // neighbour.comp:9 (value 0.25) and invocation 0 reads it at neighbour.comp:11
 // (saw 0) with no barrier between".
