@@ -13,6 +13,7 @@
 #include "analyzer/module.h"
 #include "reflect/reflection.h"
 #include "runner/harness.h"
+#include "runner/manifest.h"
 #include "runner/observe.h"
 
 namespace klint {
@@ -161,6 +162,19 @@ std::string grid_text(const std::array<uint32_t, 3>& grid) {
   return fmt::format("{},{},{}", grid[0], grid[1], grid[2]);
 }
 
+// Most invocations a workgroup of a variant run may have: Vulkan's required
+// minimum of maxComputeWorkGroupInvocations is 128, lavapipe and desktop GPUs
+// give 1024.
+constexpr uint32_t kMaxVariantInvocations = 1024;
+
+// One way to run a kernel: a shape of its manifest, the grid when it is not
+// the shape's own, the workgroup size when it is not the module's default.
+struct Setup {
+  runner::Shape shape;
+  std::optional<std::array<uint32_t, 3>> grid;
+  std::optional<std::array<uint32_t, 3>> workgroup;
+};
+
 // Runs the kernel of one file in the setups a confirmation tries.
 class Confirmer {
  public:
@@ -168,25 +182,76 @@ class Confirmer {
             const reflect::EntryPoint& entry, const runner::KernelManifest* manifest, const ConfirmOptions& options)
       : path_(path), compiled_(compiled), module_(module), entry_(entry), manifest_(manifest), options_(options) {
     seed_ = options.seed.value_or(manifest ? manifest->seed : 1);
+    // The workgroup's dimensions that a specialization constant sets and the
+    // manifest leaves alone: confirming runs may vary those.
+    std::set<uint32_t> set_by_manifest;
+    if (manifest) {
+      for (const runner::ManifestSetting& setting : manifest->specialization) {
+        std::string error;
+        if (const reflect::SpecializationConstant* c = runner::find_specialization_constant(module, setting.name, &error))
+          set_by_manifest.insert(c->id);
+      }
+    }
+    if (entry.workgroup_size) {
+      for (size_t axis = 0; axis < 3; ++axis) {
+        const std::optional<uint32_t>& id = (*entry.workgroup_size)[axis].spec_id;
+        if (id && !set_by_manifest.count(*id)) varied_axes_.push_back(axis);
+      }
+    }
+  }
+
+  // The workgroup sizes to try after the default when findings remain
+  // unconfirmed: the first specialized dimension halved and doubled, within
+  // kMaxVariantInvocations.
+  std::vector<std::array<uint32_t, 3>> workgroup_variants(const runner::Harness& harness) const {
+    std::vector<std::array<uint32_t, 3>> variants;
+    if (varied_axes_.empty()) return variants;
+    const std::array<uint32_t, 3> size = runner::workgroup_size(entry_, harness);
+    const size_t axis = varied_axes_.front();
+    const uint64_t others = uint64_t{size[0]} * size[1] * size[2] / size[axis];
+    if (size[axis] >= 2) {
+      std::array<uint32_t, 3> half = size;
+      half[axis] /= 2;
+      variants.push_back(half);
+    }
+    if (uint64_t{size[axis]} * 2 * others <= kMaxVariantInvocations) {
+      std::array<uint32_t, 3> twice = size;
+      twice[axis] *= 2;
+      variants.push_back(twice);
+    }
+    return variants;
+  }
+
+  // "shape rows=1 cols=16, grid 2,1,1, workgroup 64,1,1": the workgroup only
+  // where a specialization constant sets it.
+  std::string setup_text(const runner::Shape& shape, const runner::Harness& harness) const {
+    const std::string described = runner::describe_shape(shape);
+    std::string text =
+        fmt::format("{}grid {}", described.empty() ? "" : "shape " + described + ", ", grid_text(harness.grid));
+    if (!varied_axes_.empty()) text += ", workgroup " + grid_text(runner::workgroup_size(entry_, harness));
+    return text;
   }
 
   // The harness for a shape (ignored without a manifest), with the grid
   // overridden where `grid` says.
-  std::optional<runner::Harness> harness(const runner::Shape& shape, const std::optional<std::array<uint32_t, 3>>& grid,
-                                         std::string* error) const {
+  std::optional<runner::Harness> harness(const Setup& setup, std::string* error) const {
     runner::HarnessOptions harness_options;
     harness_options.seed = seed_;
-    harness_options.grid = grid.value_or(kGrid);
+    harness_options.grid = setup.grid.value_or(kGrid);
     std::optional<runner::Harness> h;
     if (manifest_) {
       runner::KernelManifest manifest = *manifest_;
       manifest.seed = seed_;
-      h = runner::manifest_harness(entry_, module_, manifest, shape, harness_options, error);
-      if (h && grid) h->grid = *grid;
+      h = runner::manifest_harness(entry_, module_, manifest, setup.shape, harness_options, error);
+      if (h && setup.grid) h->grid = *setup.grid;
     } else {
       h = runner::default_harness(entry_, harness_options, error);
     }
-    if (h) runner::give_default_specialization(module_, *h);
+    if (!h) return h;
+    runner::give_default_specialization(module_, *h);
+    if (setup.workgroup) {
+      for (size_t axis : varied_axes_) runner::set_workgroup_size(entry_, axis, (*setup.workgroup)[axis], *h);
+    }
     return h;
   }
 
@@ -211,47 +276,74 @@ class Confirmer {
     return out;
   }
 
-  // Fewer workgroups first, then smaller shape variables, each halved for as
+  // Fewer workgroups first, then smaller shape variables, then a smaller
+  // workgroup where a specialization constant sets it, each halved for as
   // long as the finding still shows; each try runs at the subgroup sizes that
   // showed it only.
-  void shrink(Evidence evidence, const std::set<Line>& lines, runner::Shape& shape, runner::Harness& harness,
+  void shrink(Evidence evidence, const std::set<Line>& lines, Setup& setup, runner::Harness& harness,
               Found& found) const {
-    constexpr int kTries = 12;
+    constexpr int kTries = 16;
     int tries = 0;
-    auto attempt = [&](const runner::Shape& s, const std::array<uint32_t, 3>& grid) {
+    auto attempt = [&](const Setup& s) {
       if (tries++ >= kTries) return false;
       std::string error;
-      std::optional<runner::Harness> h = this->harness(s, grid, &error);
+      std::optional<runner::Harness> h = this->harness(s, &error);
       if (!h) return false;
       std::optional<runner::Observations> o = observe(*h, found.sizes, &error);
       if (!o) return false;
       std::optional<Found> again = find_witness(evidence, lines, *h, *o, is_float(*h));
       if (!again) return false;
-      shape = s;
+      setup = s;
       harness = std::move(*h);
       found = std::move(*again);
       return true;
     };
     for (size_t axis = 0; axis < 3; ++axis) {
       while (harness.grid[axis] > 1) {
-        std::array<uint32_t, 3> grid = harness.grid;
-        grid[axis] /= 2;
-        if (!attempt(shape, grid)) break;
+        Setup fewer = setup;
+        fewer.grid = harness.grid;
+        (*fewer.grid)[axis] /= 2;
+        if (!attempt(fewer)) break;
       }
     }
-    for (size_t v = 0; v < shape.size(); ++v) {
-      while (std::holds_alternative<int64_t>(shape[v].second) && std::get<int64_t>(shape[v].second) > 1) {
-        runner::Shape smaller = shape;
-        smaller[v].second = std::get<int64_t>(shape[v].second) / 2;
+    for (size_t v = 0; v < setup.shape.size(); ++v) {
+      while (std::holds_alternative<int64_t>(setup.shape[v].second) && std::get<int64_t>(setup.shape[v].second) > 1) {
+        Setup smaller = setup;
+        smaller.shape[v].second = std::get<int64_t>(setup.shape[v].second) / 2;
         // The smaller shape's own grid, where it is smaller than the one reached.
         std::string error;
-        std::optional<runner::Harness> own = this->harness(smaller, std::nullopt, &error);
+        std::optional<runner::Harness> own = this->harness(Setup{smaller.shape, std::nullopt, setup.workgroup}, &error);
         if (!own) break;
-        std::array<uint32_t, 3> grid = harness.grid;
-        for (size_t axis = 0; axis < 3; ++axis) grid[axis] = std::min(grid[axis], own->grid[axis]);
-        if (!attempt(smaller, grid)) break;
+        smaller.grid = harness.grid;
+        for (size_t axis = 0; axis < 3; ++axis) (*smaller.grid)[axis] = std::min(harness.grid[axis], own->grid[axis]);
+        if (!attempt(smaller)) break;
       }
     }
+    for (size_t axis : varied_axes_) {
+      while (runner::workgroup_size(entry_, harness)[axis] > 1) {
+        Setup narrower = setup;
+        narrower.grid = harness.grid;
+        narrower.workgroup = runner::workgroup_size(entry_, harness);
+        (*narrower.workgroup)[axis] /= 2;
+        if (!attempt(narrower)) break;
+      }
+    }
+  }
+
+  // The workgroup's specialization constants (the ones confirming runs vary,
+  // or all of them) where `harness` gives them other values than their
+  // defaults, as constant_id and value.
+  std::vector<std::pair<uint32_t, uint32_t>> specialized_workgroup(const runner::Harness& harness,
+                                                                   bool varied_only) const {
+    std::vector<std::pair<uint32_t, uint32_t>> out;
+    if (!entry_.workgroup_size) return out;
+    const std::array<uint32_t, 3> size = runner::workgroup_size(entry_, harness);
+    for (size_t axis = 0; axis < 3; ++axis) {
+      const reflect::WorkgroupDimension& d = (*entry_.workgroup_size)[axis];
+      const bool varied = std::find(varied_axes_.begin(), varied_axes_.end(), axis) != varied_axes_.end();
+      if (d.spec_id && (varied || !varied_only) && size[axis] != d.value) out.emplace_back(*d.spec_id, size[axis]);
+    }
+    return out;
   }
 
   // The `klint run` command that shows the witness again.
@@ -265,6 +357,9 @@ class Confirmer {
       command += fmt::format(" --shape {}", fmt::join(values, ","));
     }
     command += fmt::format(" --grid {} --seed {}", grid_text(harness.grid), seed_);
+    std::vector<std::string> constants;
+    for (const auto& [id, value] : specialized_workgroup(harness, false)) constants.push_back(fmt::format("{}={}", id, value));
+    if (!constants.empty()) command += fmt::format(" --specialization {}", fmt::join(constants, ","));
     if (options_.device_index) command += fmt::format(" --device {}", *options_.device_index);
     command += " " + path_;
     if (!lavapipe) return command;
@@ -284,9 +379,8 @@ class Confirmer {
         d.rule->id, d.location.file, d.location.line, found.summary, d.rule->id, path_,
         quoted(std::filesystem::absolute(path_).string()), quoted(entry_.name), harness.grid[0], harness.grid[1],
         harness.grid[2], seed_);
-    if (!manifest_) return text;
-    auto table = [&](const char* key, const std::vector<runner::ManifestSetting>& settings) {
-      std::vector<std::string> entries;
+    auto table = [&](const char* key, const std::vector<runner::ManifestSetting>& settings,
+                     std::vector<std::string> entries) {
       for (const runner::ManifestSetting& setting : settings) {
         std::string error;
         if (std::optional<runner::Number> value = setting.value.evaluate(shape, &error)) {
@@ -295,9 +389,12 @@ class Confirmer {
       }
       if (!entries.empty()) text += fmt::format("{} = {{ {} }}\n", key, fmt::join(entries, ", "));
     };
-    table("push-constants", manifest_->push_constants);
-    table("buffers", manifest_->buffers);
-    table("specialization", manifest_->specialization);
+    std::vector<std::string> workgroup;
+    for (const auto& [id, value] : specialized_workgroup(harness, true)) workgroup.push_back(fmt::format("\"{}\" = {}", id, value));
+    static const std::vector<runner::ManifestSetting> kNone;
+    table("push-constants", manifest_ ? manifest_->push_constants : kNone, {});
+    table("buffers", manifest_ ? manifest_->buffers : kNone, {});
+    table("specialization", manifest_ ? manifest_->specialization : kNone, std::move(workgroup));
     return text;
   }
 
@@ -320,6 +417,7 @@ class Confirmer {
   const runner::KernelManifest* manifest_;
   const ConfirmOptions& options_;
   uint64_t seed_ = 1;
+  std::vector<size_t> varied_axes_;
 };
 
 void not_runnable(FileReport& report, const std::string& why) {
@@ -329,10 +427,6 @@ void not_runnable(FileReport& report, const std::string& why) {
   }
 }
 
-std::string setup_text(const runner::Shape& shape, const runner::Harness& harness) {
-  const std::string described = runner::describe_shape(shape);
-  return fmt::format("{}grid {}", described.empty() ? "" : "shape " + described + ", ", grid_text(harness.grid));
-}
 
 }  // namespace
 
@@ -373,11 +467,12 @@ void confirm_findings(FileReport& report, const Job& job, const runner::KernelMa
   }
   std::vector<std::string> tried;
   std::vector<std::string> guesses;
-  for (const runner::Shape& shape : shapes) {
-    std::optional<runner::Harness> harness = confirmer.harness(shape, std::nullopt, &error);
-    if (!harness) return not_runnable(report, error);
-    std::optional<runner::Observations> o = confirmer.observe(*harness, {4, 8, 16}, &error);
-    if (!o) return not_runnable(report, error);
+  // Runs one setup at every subgroup size and gives each pending finding that
+  // it shows its verdict. Fails (not runnable) when the harness cannot be
+  // made or instrumented, or the very first setup runs at no size.
+  auto try_setup = [&](const Setup& setup, runner::Harness& harness) {
+    std::optional<runner::Observations> o = confirmer.observe(harness, {4, 8, 16}, &error);
+    if (!o) return false;
     std::vector<std::string> sizes;
     bool completed = false;
     for (const runner::Observation& run : o->runs) {
@@ -386,30 +481,31 @@ void confirm_findings(FileReport& report, const Job& job, const runner::KernelMa
                           ? size_text(run.subgroup_size)
                           : size_text(run.subgroup_size) + " (" + run.message + ")");
     }
-    if (!completed && shapes.size() == 1) return not_runnable(report, "the run " + o->runs.front().message);
-    tried.push_back(fmt::format("{} at {}", setup_text(shape, *harness), fmt::join(sizes, ", ")));
-    guesses = harness->guesses;
+    if (!completed && tried.empty() && shapes.size() == 1) {
+      error = "the run " + o->runs.front().message;
+      return false;
+    }
+    tried.push_back(fmt::format("{} at {}", confirmer.setup_text(setup.shape, harness), fmt::join(sizes, ", ")));
+    guesses = harness.guesses;
     for (const std::string& skipped : o->instrumented.skipped) guesses.push_back("not logged: " + skipped);
     for (size_t k = 0; k < pending.size();) {
       Diagnostic& d = *pending[k];
       const Evidence evidence = *evidence_for(d.rule->id);
-      std::optional<Found> found = find_witness(evidence, lines[k], *harness, *o, confirmer.is_float(*harness));
+      std::optional<Found> found = find_witness(evidence, lines[k], harness, *o, confirmer.is_float(harness));
       if (!found) {
         ++k;
         continue;
       }
-      runner::Shape small_shape = shape;
-      runner::Harness small = *harness;
-      confirmer.shrink(evidence, lines[k], small_shape, small, *found);
+      Setup small_setup = setup;
+      runner::Harness small = harness;
+      confirmer.shrink(evidence, lines[k], small_setup, small, *found);
       Confirmation c{Confirmation::Status::Confirmed, found->summary, found->witness, {}};
       const std::string& device = found->device;
-      c.details.push_back(
-          fmt::format("ran on {}, {}, seed {}", device, setup_text(small_shape, small), confirmer.seed()));
-      if (small.grid != harness->grid || small_shape != shape) {
-        c.details.push_back(fmt::format("shrunk from {}", setup_text(shape, *harness)));
-      }
-      c.details.push_back("replay: " +
-                          confirmer.replay(small_shape, small, *found, runner::is_lavapipe(device)));
+      c.details.push_back(fmt::format("ran on {}, {}, seed {}", device, confirmer.setup_text(small_setup.shape, small),
+                                      confirmer.seed()));
+      const std::string from = confirmer.setup_text(setup.shape, harness);
+      if (confirmer.setup_text(small_setup.shape, small) != from) c.details.push_back("shrunk from " + from);
+      c.details.push_back("replay: " + confirmer.replay(small_setup.shape, small, *found, runner::is_lavapipe(device)));
       if (!options.reproducers.empty()) {
         const std::filesystem::path file =
             std::filesystem::path(options.reproducers) /
@@ -417,7 +513,7 @@ void confirm_findings(FileReport& report, const Job& job, const runner::KernelMa
         std::error_code ec;
         std::filesystem::create_directories(options.reproducers, ec);
         std::ofstream out(file);
-        out << confirmer.reproducer(d, small_shape, small, *found);
+        out << confirmer.reproducer(d, small_setup.shape, small, *found);
         c.details.push_back(out ? "reproducer: " + file.string() : "cannot write the reproducer " + file.string());
       }
       for (const std::string& guess : small.guesses) c.details.push_back("guessed: " + guess);
@@ -425,7 +521,23 @@ void confirm_findings(FileReport& report, const Job& job, const runner::KernelMa
       pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(k));
       lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(k));
     }
+    return true;
+  };
+  for (const runner::Shape& shape : shapes) {
+    Setup setup{shape, std::nullopt, std::nullopt};
+    std::optional<runner::Harness> harness = confirmer.harness(setup, &error);
+    if (!harness) return not_runnable(report, error);
+    if (!try_setup(setup, *harness)) return not_runnable(report, error);
     if (pending.empty()) return;
+    // A workgroup size a specialization constant sets is varied too, for
+    // what the default size did not show.
+    for (const std::array<uint32_t, 3>& workgroup : confirmer.workgroup_variants(*harness)) {
+      Setup variant{shape, std::nullopt, workgroup};
+      std::optional<runner::Harness> h = confirmer.harness(variant, &error);
+      if (!h) continue;
+      if (!try_setup(variant, *h)) return not_runnable(report, error);
+      if (pending.empty()) return;
+    }
   }
   static constexpr std::string_view kWhat[] = {"no race", "no read of an unwritten element",
                                                "no element that two workgroups stored, or loaded in the loop",
@@ -434,7 +546,7 @@ void confirm_findings(FileReport& report, const Job& job, const runner::KernelMa
     const std::string_view what = kWhat[static_cast<int>(*evidence_for(d->rule->id))];
     Confirmation c{Confirmation::Status::NotReproduced,
                    tried.size() == 1 ? fmt::format("{} with {}", what, tried.front())
-                                     : fmt::format("{} in any of {} shapes", what, tried.size()),
+                                     : fmt::format("{} in any of {} setups", what, tried.size()),
                    {},
                    {}};
     for (const std::string& t : tried) c.details.push_back("tried: " + t);

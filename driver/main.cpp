@@ -532,6 +532,7 @@ int main(int argc, char** argv) {
                         "Run the kernel instrumented and report races, reads of unwritten shared memory and indices out of range");
   run_command->add_flag("--time", run_options.time, "Print how long the dispatch took");
   run_command->add_option("--shape", run_options.shape, "Run one shape of the kernel's manifest, a value for every variable")->type_name("NAME=VALUE,...");
+  run_command->add_option("--specialization", run_options.specialization, "Give specialization constants, by constant_id or name, these values (others keep their defaults)")->type_name("CONSTANT=VALUE,...");
   run_command->add_option("--probe", run_options.probes, "Record the value a line computes, per invocation (repeatable)")->type_name("FILE:LINE[:NAME]")->allow_extra_args(false);
   auto* probe_rows_option = run_command->add_option("--probe-rows", run_probe_rows, "Invocations a probe table shows (default 64)")->type_name("N");
   run_command->fallthrough();

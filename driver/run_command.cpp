@@ -116,11 +116,9 @@ void print_violation(std::ostream& out, const runner::GuardViolation& guard) {
                      guard.name, guard.first, guard.last);
 }
 
-std::string workgroup_text(const reflect::EntryPoint& entry) {
-  std::array<uint64_t, 3> size{1, 1, 1};
-  if (entry.workgroup_size) {
-    for (size_t axis = 0; axis < 3; ++axis) size[axis] = (*entry.workgroup_size)[axis].value;
-  }
+// The workgroup a dispatch of `harness` runs, specialization included.
+std::string workgroup_text(const reflect::EntryPoint& entry, const runner::Harness& harness) {
+  const std::array<uint32_t, 3> size = runner::workgroup_size(entry, harness);
   return fmt::format("{},{},{}", size[0], size[1], size[2]);
 }
 
@@ -313,6 +311,33 @@ std::optional<runner::Shape> parse_shape(const std::string& text, const runner::
   return shape;
 }
 
+// --specialization KEY=VALUE,...: constants by constant_id or name, applied
+// over the manifest's; every constant left gets its declared default, as
+// klint's reflection and --confirm take it.
+bool specialize(const std::string& text, const reflect::ModuleReflection& module, runner::Harness& harness,
+                std::string* error) {
+  size_t start = 0;
+  while (!text.empty() && start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    start = comma + 1;
+    const size_t equals = item.find('=');
+    std::optional<runner::Number> value =
+        equals == std::string::npos ? std::nullopt : parse_number(std::string_view(item).substr(equals + 1));
+    if (!value || equals == 0) {
+      *error = fmt::format("--specialization '{}': '{}' is not CONSTANT=NUMBER", text, item);
+      return false;
+    }
+    std::string why;
+    if (!runner::set_specialization(module, item.substr(0, equals), *value, harness, &why)) {
+      *error = fmt::format("--specialization '{}': {}", text, why);
+      return false;
+    }
+  }
+  runner::give_default_specialization(module, harness);
+  return true;
+}
+
 // Every shape of the manifest, or the one --shape gives.
 std::optional<std::vector<runner::Shape>> shapes_to_run(const runner::KernelManifest& manifest,
                                                         const std::string& shape, std::string* error) {
@@ -350,7 +375,10 @@ int run_manifest(const std::string& path, const Kernel& kernel, runner::KernelMa
   // not fit stops klint before it spends time on the shapes that do; each is
   // made again when its turn comes rather than all held at once.
   auto harness_for = [&](const runner::Shape& shape) {
-    return runner::manifest_harness(*entry, kernel.module, manifest, shape, runner::HarnessOptions{}, &error);
+    std::optional<runner::Harness> harness =
+        runner::manifest_harness(*entry, kernel.module, manifest, shape, runner::HarnessOptions{}, &error);
+    if (harness && !specialize(options.specialization, kernel.module, *harness, &error)) return decltype(harness){};
+    return harness;
   };
   for (const runner::Shape& shape : *shapes) {
     if (!harness_for(shape)) return input_error(err, path, error);
@@ -361,7 +389,7 @@ int run_manifest(const std::string& path, const Kernel& kernel, runner::KernelMa
     std::string header;
     if (i == 0) {
       header = fmt::format("{}: entry point {}, workgroup {}, kernel {}:{}, {} shape{}\n", path, entry->name,
-                           workgroup_text(*entry), manifest.config_path, manifest.at.line, shapes->size(),
+                           workgroup_text(*entry, harness), manifest.config_path, manifest.at.line, shapes->size(),
                            shapes->size() == 1 ? "" : "s");
     }
     const std::string described = runner::describe_shape((*shapes)[i]);
@@ -427,9 +455,12 @@ int run_kernel(const std::string& path, const CompileOptions& compile_options, c
   harness_options.seed = options.seed.value_or(1);
   harness_options.grid = grid.value_or(std::array<uint32_t, 3>{1, 1, 1});
   std::optional<runner::Harness> harness = runner::default_harness(entry, harness_options, &error);
-  if (!harness) return input_error(err, path, error);
+  if (!harness || !specialize(options.specialization, kernel->module, *harness, &error)) {
+    return input_error(err, path, error);
+  }
   const std::string header =
-      fmt::format("{}: entry point {}, workgroup {}, grid {},{},{}, seed {}\n", path, entry.name, workgroup_text(entry),
+      fmt::format("{}: entry point {}, workgroup {}, grid {},{},{}, seed {}\n", path, entry.name,
+                  workgroup_text(entry, *harness),
                   harness->grid[0], harness->grid[1], harness->grid[2], harness_options.seed);
   return run_and_report(path, *kernel, entry, *harness, header, options, out, err);
 }

@@ -20,6 +20,7 @@ struct RunOptions {
   std::optional<uint64_t> seed;  // nullopt: the manifest's, else 1
   std::string grid;              // X[,Y[,Z]] workgroups, as typed; "": the manifest's, else 1,1,1
   std::string shape;             // --shape NAME=VALUE,...: one shape of the manifest; "": its every shape
+  std::string specialization;    // --specialization CONSTANT=VALUE,...: by constant_id or name, over the manifest's
   std::optional<std::string> config;  // --config: the klint.toml to read instead of the nearest one
   bool shadow = false;  // --shadow: run instrumented, print races, unwritten reads, indices out of range
   bool time = false;    // --time: print how long the dispatch took

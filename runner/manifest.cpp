@@ -266,50 +266,44 @@ bool write_push_constants(const Context& context, const reflect::EntryPoint& ent
   return true;
 }
 
+// A constant's value in its own type; fails with why when it does not fit.
+std::optional<SpecializationValue> encode_specialization(const reflect::SpecializationConstant& constant,
+                                                         const Number& value, std::string* why) {
+  SpecializationValue spec{constant.id, {}};
+  if (constant.type == "bool") {  // a VkBool32
+    spec.bytes.assign(4, 0);
+    spec.bytes[0] = to_double(value) != 0;
+    return spec;
+  }
+  std::optional<ScalarType> type = scalar_type(constant.type);
+  if (!type) {
+    *why = "klint cannot set it";
+    return std::nullopt;
+  }
+  spec.bytes.resize(type->bytes);
+  if (!encode(value, *type, spec.bytes.data(), why)) return std::nullopt;
+  return spec;
+}
+
 bool specialize(const Context& context, const reflect::ModuleReflection& module, Harness& harness) {
-  const std::vector<reflect::SpecializationConstant>& constants = module.specialization_constants;
-  std::vector<std::string_view> names;
-  for (const reflect::SpecializationConstant& constant : constants) names.push_back(constant.name);
   for (const ManifestSetting& setting : context.manifest.specialization) {
-    uint32_t id = 0;
     const std::string& key = setting.name;
-    auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), id);
-    const bool by_id = ec == std::errc() && end == key.data() + key.size();
-    auto constant = std::find_if(constants.begin(), constants.end(), [&](const reflect::SpecializationConstant& c) {
-      return by_id ? c.id == id : c.name == key;
-    });
-    if (constant == constants.end()) {
-      std::string ids;
-      for (const reflect::SpecializationConstant& c : constants) {
-        ids += fmt::format("{}{} ({})", ids.empty() ? "" : ", ", c.id, c.name.empty() ? "unnamed" : c.name);
-      }
-      return context.fail(setting.name_at,
-                          fmt::format("no specialization constant {}'{}'{}{}", by_id ? "with constant_id " : "", key,
-                                      by_id ? "" : did_you_mean(key, names),
-                                      ids.empty() ? "; the kernel has none" : "; it has " + ids));
-    }
+    std::string why;
+    const reflect::SpecializationConstant* constant = find_specialization_constant(module, key, &why);
+    if (!constant) return context.fail(setting.name_at, why);
     if (std::any_of(harness.specialization.begin(), harness.specialization.end(),
                     [&](const SpecializationValue& v) { return v.id == constant->id; })) {
       return context.fail(setting.name_at, fmt::format("specialization constant {} is set twice", constant->id));
     }
     std::optional<Number> value = context.evaluate(setting.value, setting.value_at);
     if (!value) return false;
-    std::string why;
-    SpecializationValue spec{constant->id, {}};
-    if (constant->type == "bool") {  // a VkBool32
-      spec.bytes.assign(4, 0);
-      spec.bytes[0] = to_double(*value) != 0;
-    } else if (std::optional<ScalarType> type = scalar_type(constant->type)) {
-      spec.bytes.resize(type->bytes);
-      if (!encode(*value, *type, spec.bytes.data(), &why)) {
-        return context.fail(setting.value_at, fmt::format("specialization constant '{}' is {}: {}{}", key,
-                                                          a_type(constant->type), why, context.for_shape()));
-      }
-    } else {
-      return context.fail(setting.name_at,
-                          fmt::format("specialization constant '{}' is {}: klint cannot set it", key, a_type(constant->type)));
+    std::optional<SpecializationValue> spec = encode_specialization(*constant, *value, &why);
+    if (!spec) {
+      return context.fail(scalar_type(constant->type) || constant->type == "bool" ? setting.value_at : setting.name_at,
+                          fmt::format("specialization constant '{}' is {}: {}{}", key, a_type(constant->type), why,
+                                      scalar_type(constant->type) ? context.for_shape() : ""));
     }
-    harness.specialization.push_back(std::move(spec));
+    harness.specialization.push_back(std::move(*spec));
   }
   return true;
 }
@@ -379,6 +373,42 @@ const reflect::EntryPoint* manifest_entry_point(const reflect::ModuleReflection&
   return nullptr;
 }
 
+const reflect::SpecializationConstant* find_specialization_constant(const reflect::ModuleReflection& module,
+                                                                   const std::string& key, std::string* error) {
+  const std::vector<reflect::SpecializationConstant>& constants = module.specialization_constants;
+  uint32_t id = 0;
+  auto [end, ec] = std::from_chars(key.data(), key.data() + key.size(), id);
+  const bool by_id = ec == std::errc() && end == key.data() + key.size();
+  auto constant = std::find_if(constants.begin(), constants.end(), [&](const reflect::SpecializationConstant& c) {
+    return by_id ? c.id == id : c.name == key;
+  });
+  if (constant != constants.end()) return &*constant;
+  std::vector<std::string_view> names;
+  std::string ids;
+  for (const reflect::SpecializationConstant& c : constants) {
+    names.push_back(c.name);
+    ids += fmt::format("{}{} ({})", ids.empty() ? "" : ", ", c.id, c.name.empty() ? "unnamed" : c.name);
+  }
+  *error = fmt::format("no specialization constant {}'{}'{}{}", by_id ? "with constant_id " : "", key,
+                       by_id ? "" : did_you_mean(key, names), ids.empty() ? "; the kernel has none" : "; it has " + ids);
+  return nullptr;
+}
+
+bool set_specialization(const reflect::ModuleReflection& module, const std::string& key, const Number& value,
+                        Harness& harness, std::string* error) {
+  const reflect::SpecializationConstant* constant = find_specialization_constant(module, key, error);
+  if (!constant) return false;
+  std::string why;
+  std::optional<SpecializationValue> spec = encode_specialization(*constant, value, &why);
+  if (!spec) {
+    *error = fmt::format("specialization constant '{}' is {}: {}", key, a_type(constant->type), why);
+    return false;
+  }
+  std::erase_if(harness.specialization, [&](const SpecializationValue& v) { return v.id == constant->id; });
+  harness.specialization.push_back(std::move(*spec));
+  return true;
+}
+
 void give_default_specialization(const reflect::ModuleReflection& module, Harness& harness) {
   size_t given = 0;
   for (const reflect::SpecializationConstant& constant : module.specialization_constants) {
@@ -395,24 +425,37 @@ void give_default_specialization(const reflect::ModuleReflection& module, Harnes
           }
         },
         constant.default_value);
-    SpecializationValue spec{constant.id, {}};
     std::string why;
-    if (constant.type == "bool") {
-      spec.bytes.assign(4, 0);
-      spec.bytes[0] = to_double(value) != 0;
-    } else if (std::optional<ScalarType> type = scalar_type(constant.type)) {
-      spec.bytes.resize(type->bytes);
-      if (!encode(value, *type, spec.bytes.data(), &why)) continue;
-    } else {
-      continue;
-    }
-    harness.specialization.push_back(std::move(spec));
+    std::optional<SpecializationValue> spec = encode_specialization(constant, value, &why);
+    if (!spec) continue;
+    harness.specialization.push_back(std::move(*spec));
     ++given;
   }
   if (given) {
     harness.guesses.push_back(fmt::format("specialization constants: {} at {} declared default{}, given to the pipeline",
                                           given, given == 1 ? "its" : "their", given == 1 ? "" : "s"));
   }
+}
+
+std::array<uint32_t, 3> workgroup_size(const reflect::EntryPoint& entry, const Harness& harness) {
+  std::array<uint32_t, 3> size{1, 1, 1};
+  if (!entry.workgroup_size) return size;
+  for (size_t axis = 0; axis < 3; ++axis) {
+    const reflect::WorkgroupDimension& dimension = (*entry.workgroup_size)[axis];
+    size[axis] = static_cast<uint32_t>(dimension.value);
+    if (!dimension.spec_id) continue;
+    for (const SpecializationValue& v : harness.specialization) {
+      if (v.id == *dimension.spec_id && v.bytes.size() >= 4) std::memcpy(&size[axis], v.bytes.data(), 4);
+    }
+  }
+  return size;
+}
+
+void set_workgroup_size(const reflect::EntryPoint& entry, size_t axis, uint32_t value, Harness& harness) {
+  if (!entry.workgroup_size || axis >= 3 || !(*entry.workgroup_size)[axis].spec_id) return;
+  const uint32_t id = *(*entry.workgroup_size)[axis].spec_id;
+  std::erase_if(harness.specialization, [&](const SpecializationValue& v) { return v.id == id; });
+  harness.specialization.push_back(spec_u32(id, value));
 }
 
 std::optional<Harness> manifest_harness(const reflect::EntryPoint& entry, const reflect::ModuleReflection& module,

@@ -5,6 +5,7 @@
 // driver/config_kernel.cpp reads it; this file turns it into harnesses.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -97,6 +98,27 @@ const reflect::EntryPoint* manifest_entry_point(const reflect::ModuleReflection&
 std::optional<Harness> manifest_harness(const reflect::EntryPoint& entry, const reflect::ModuleReflection& module,
                                         const KernelManifest& manifest, const Shape& shape,
                                         const HarnessOptions& options, std::string* error);
+
+// The specialization constant `key` names: a constant_id, else a name. Fails
+// with "no specialization constant 'x'; it has 0 (BLOCK_SIZE)", with a
+// did-you-mean where a name is close.
+const reflect::SpecializationConstant* find_specialization_constant(const reflect::ModuleReflection& module,
+                                                                   const std::string& key, std::string* error);
+
+// Gives the constant `key` names `value` in its own type, replacing what the
+// harness gave it. Fails with a reason when there is no such constant or the
+// value does not fit it.
+bool set_specialization(const reflect::ModuleReflection& module, const std::string& key, const Number& value,
+                        Harness& harness, std::string* error);
+
+// The workgroup size a dispatch of `harness` runs: the entry point's, with
+// each dimension set by a specialization constant (local_size_x_id) as the
+// harness sets that constant, else at its default.
+std::array<uint32_t, 3> workgroup_size(const reflect::EntryPoint& entry, const Harness& harness);
+
+// Sets dimension `axis` of the workgroup through its specialization
+// constant; nothing for a dimension the module fixes.
+void set_workgroup_size(const reflect::EntryPoint& entry, size_t axis, uint32_t value, Harness& harness);
 
 // Gives every specialization constant the harness leaves out its declared
 // default explicitly, and says so in the guesses. A pipeline given none takes

@@ -30,6 +30,7 @@ const std::vector<Verdict> kExpected = {
     {"shared-memory-race/bad_every_lane_writes_subgroup_slot.comp", 11, "confirmed"},
     {"shared-memory-race/bad_groupshared_neighbour.hlsl", 9, "confirmed"},
     {"shared-memory-race/bad_neighbour_read.comp", 11, "confirmed"},
+    {"shared-memory-race/bad_spec_workgroup_neighbour.comp", 14, "confirmed"},
     {"shared-memory-race/bad_warp_synchronous_reduction.comp", 20, "confirmed"},
     {"shared-memory-race/bad_warp_synchronous_reduction.comp", 21, "confirmed"},
     {"shared-memory-race/bad_warp_synchronous_reduction.comp", 22, "confirmed"},
@@ -120,7 +121,9 @@ TEST_P(Confirm, EachFindingGetsItsVerdict) {
       EXPECT_TRUE(summary.starts_with("at subgroup size ") || summary.starts_with("at the device's subgroup size: ") ||
                   summary.starts_with("the output differs"))
           << summary;
-      if (summary.starts_with("at ")) EXPECT_FALSE(c["witness"].empty()) << summary;
+      if (summary.starts_with("at ")) {
+        EXPECT_FALSE(c["witness"].empty()) << summary;
+      }
     }
   }
   for (const Verdict& v : kExpected) {
@@ -153,7 +156,9 @@ TEST(Confirm, TableCoversEveryFailingFixture) {
     for (const auto& entry :
          std::filesystem::directory_iterator(std::string(KLINT_SOURCE_DIR) + "/tests/rules/" + rule)) {
       const std::string name = entry.path().filename().string();
-      if (name.starts_with("bad_")) EXPECT_TRUE(listed.count(std::string(rule) + "/" + name)) << rule << "/" << name;
+      if (name.starts_with("bad_")) {
+        EXPECT_TRUE(listed.count(std::string(rule) + "/" + name)) << rule << "/" << name;
+      }
     }
   }
 }
@@ -302,6 +307,91 @@ void main() {
   EXPECT_EQ(r["status"], "confirmed") << r.dump();
   EXPECT_NE(r["details"][0].get<std::string>().find(", grid 2,1,1, seed 1"), std::string::npos) << r.dump();
   EXPECT_NE(r["details"][1].get<std::string>().rfind("shrunk", 0), 0u) << r.dump();  // nothing left to shrink
+}
+
+// A workgroup size from a specialization constant shrinks after the grid:
+// the race needs two invocations, so 64 halves down to 2. The replay and the
+// reproducer carry the constant.
+TEST_F(ConfirmRuns, AWorkgroupSizeThatASpecializationConstantSetsShrinksToo) {
+  const std::string fixture =
+      read(std::string(KLINT_SOURCE_DIR) + "/tests/rules/shared-memory-race/bad_spec_workgroup_neighbour.comp");
+  write("race.comp", fixture);
+  testing::KlintRun run = run_klint({"--no-cache", "--confirm", "--format", "json", "--reproducers", "repro",
+                                     "--select", "shared-memory-race", "race.comp"},
+                                    "", 120);
+  ASSERT_EQ(run.exit_code, 1) << run.err;
+  nlohmann::json report = nlohmann::json::parse(run.out);
+  ASSERT_EQ(report["findings"].size(), 1u) << run.out;
+  const nlohmann::json& c = report["findings"][0]["confirmation"];
+  ASSERT_EQ(c["status"], "confirmed") << c.dump();
+  const std::vector<std::string> details = c["details"];
+  ASSERT_GE(details.size(), 4u) << c.dump();
+  EXPECT_NE(details[0].find(", grid 1,1,1, workgroup 2,1,1, seed 1"), std::string::npos) << details[0];
+  EXPECT_EQ(details[1], "shrunk from grid 2,1,1, workgroup 64,1,1");
+  EXPECT_NE(details[2].find("klint run --shadow --grid 1,1,1 --seed 1 --specialization 0=2 race.comp"),
+            std::string::npos)
+      << details[2];
+  const std::string reproducer = "repro/race-14-shared-memory-race.toml";
+  EXPECT_EQ(details[3], "reproducer: " + reproducer);
+  const std::string text = read(reproducer);
+  EXPECT_NE(text.find("specialization = { \"0\" = 2 }\n"), std::string::npos) << text;
+
+  // klint run replays it: two invocations, one race.
+  testing::KlintRun replay =
+      run_klint({"run", "--shadow", "--grid", "1,1,1", "--seed", "1", "--specialization", "0=2", "race.comp"}, "", 60);
+  EXPECT_EQ(replay.exit_code, 1) << replay.err;  // a shadow finding
+  EXPECT_NE(replay.out.find("race.comp: entry point main, workgroup 2,1,1, grid 1,1,1, seed 1\n"), std::string::npos)
+      << replay.out;
+  EXPECT_NE(replay.out.find("shadow: 6 accesses logged, 1 finding\n"), std::string::npos) << replay.out;
+
+  // So does the reproducer, at the workgroup it names: nothing left to shrink.
+  testing::KlintRun again = run_klint({"--no-cache", "--confirm", "--format", "json", "--config", reproducer,
+                                       "--select", "shared-memory-race", "race.comp"},
+                                      "", 120);
+  ASSERT_EQ(again.exit_code, 1) << again.err;
+  const nlohmann::json replayed = nlohmann::json::parse(again.out);
+  const nlohmann::json& r = replayed["findings"][0]["confirmation"];
+  EXPECT_EQ(r["status"], "confirmed") << r.dump();
+  EXPECT_NE(r["details"][0].get<std::string>().find(", grid 1,1,1, seed 1"), std::string::npos) << r.dump();
+  EXPECT_NE(r["details"][1].get<std::string>().find("--specialization 0=2 race.comp"), std::string::npos) << r.dump();
+}
+
+// What the default workgroup size does not show is looked for at half and
+// twice that size, when a specialization constant sets it; a verdict of not
+// reproduced lists every setup tried.
+TEST_F(ConfirmRuns, ASpecializedWorkgroupSizeIsVariedForWhatTheDefaultDoesNotShow) {
+  write("lane.comp", R"(#version 450
+#extension GL_KHR_shader_subgroup_basic : require
+layout(local_size_x_id = 0) in;
+layout(constant_id = 0) const uint BLOCK = 64;
+layout(binding = 0) buffer Data { uint data[]; };
+void main() {
+    if (gl_SubgroupInvocationID == 31) data[gl_WorkGroupID.x] = 1u;
+}
+)");
+  testing::KlintRun run = run_klint(
+      {"--no-cache", "--confirm", "--format", "json", "--select", "subgroup-size-assumed", "lane.comp"}, "", 120);
+  ASSERT_EQ(run.exit_code, 1) << run.err;
+  nlohmann::json report = nlohmann::json::parse(run.out);
+  ASSERT_EQ(report["findings"].size(), 1u) << run.out;
+  const nlohmann::json& c = report["findings"][0]["confirmation"];
+  // Lane 31 exists in no subgroup narrower than 32: no run writes anything.
+  const std::string status = c["status"];
+  const std::string summary = c["summary"];
+  if (on_lavapipe()) {
+    EXPECT_EQ(status, "not reproduced") << c.dump();
+    EXPECT_EQ(summary, "no difference between subgroup sizes and nothing on its lines in any of 3 setups");
+  }
+  std::vector<std::string> tried;
+  for (const std::string detail : c["details"]) {
+    if (detail.starts_with("tried: ")) tried.push_back(detail.substr(0, detail.find(" at ")));
+  }
+  if (status == "not reproduced") {
+    EXPECT_EQ(tried, (std::vector<std::string>{"tried: grid 2,1,1, workgroup 64,1,1",
+                                               "tried: grid 2,1,1, workgroup 32,1,1",
+                                               "tried: grid 2,1,1, workgroup 128,1,1"}))
+        << c.dump();
+  }
 }
 
 }  // namespace

@@ -187,6 +187,44 @@ TEST_F(ManifestHarness, SpecializationByIdAndNameInTheConstantsTypes) {
   EXPECT_EQ(at<int32_t>(h.specialization[3].bytes, 0), -4);
 }
 
+TEST_F(ManifestHarness, SetSpecializationReplacesAValueAndRefusesWhatDoesNotFit) {
+  Harness h = good("specialization = { BLOCK = 32 }\n");
+  std::string error;
+  ASSERT_TRUE(set_specialization(module_, "0", int64_t{16}, h, &error)) << error;
+  ASSERT_TRUE(set_specialization(module_, "SCALE", 2.0, h, &error)) << error;
+  ASSERT_EQ(h.specialization.size(), 2u);
+  EXPECT_EQ(h.specialization[0].id, 0u);
+  EXPECT_EQ(at<uint32_t>(h.specialization[0].bytes, 0), 16u);
+  EXPECT_EQ(at<float>(h.specialization[1].bytes, 0), 2.0f);
+  EXPECT_FALSE(set_specialization(module_, "BLOK", int64_t{1}, h, &error));
+  EXPECT_EQ(error, "no specialization constant 'BLOK' (did you mean 'BLOCK'?); it has 0 (BLOCK), 1 (SCALE), 2 (FAST), "
+                   "3 (BIAS)");
+  EXPECT_FALSE(set_specialization(module_, "BLOCK", int64_t{-1}, h, &error));
+  EXPECT_TRUE(error.starts_with("specialization constant 'BLOCK' is a uint: ")) << error;
+}
+
+// A workgroup dimension a specialization constant sets is what the harness
+// gives that constant, else its default; fixed dimensions stay as declared.
+TEST(WorkgroupSize, FollowsTheConstantsThatSetIt) {
+  std::string error;
+  std::optional<reflect::ModuleReflection> module = reflect::reflect_module(
+      testing::spirv_from_glsl("#version 450\nlayout(local_size_x_id = 3, local_size_y = 2) in;\n"
+                               "layout(constant_id = 3) const uint WIDTH = 64;\nvoid main() {}\n"),
+      &error);
+  ASSERT_TRUE(module) << error;
+  const reflect::EntryPoint& entry = module->entry_points.front();
+  Harness h;
+  EXPECT_EQ(workgroup_size(entry, h), (std::array<uint32_t, 3>{64, 2, 1}));
+  set_workgroup_size(entry, 0, 16, h);
+  set_workgroup_size(entry, 1, 8, h);  // fixed by the module: nothing to set
+  EXPECT_EQ(workgroup_size(entry, h), (std::array<uint32_t, 3>{16, 2, 1}));
+  ASSERT_EQ(h.specialization.size(), 1u);
+  EXPECT_EQ(h.specialization[0].id, 3u);
+  set_workgroup_size(entry, 0, 32, h);
+  ASSERT_EQ(h.specialization.size(), 1u);
+  EXPECT_EQ(workgroup_size(entry, h)[0], 32u);
+}
+
 TEST_F(ManifestHarness, NamesTheKernelLacksAreErrorsWithSuggestions) {
   const std::string v(kVariables);
   struct Case {

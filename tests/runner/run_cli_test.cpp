@@ -30,6 +30,13 @@ layout(set = 0, binding = 0) buffer Out { uint values[4]; } out_;
 void main() { out_.values[gl_GlobalInvocationID.x] = gl_GlobalInvocationID.x * 2u; }
 )";
 
+// The workgroup's width from a specialization constant, stored per invocation.
+const char* kSpecialized = R"(#version 450
+layout(local_size_x_id = 0) in;
+layout(constant_id = 0) const uint WIDTH = 4;
+layout(set = 0, binding = 0) writeonly buffer Out { uint values[]; } out_;
+void main() { out_.values[gl_GlobalInvocationID.x] = gl_WorkGroupSize.x; }
+)";
 
 class RunCli : public ::testing::Test {
  protected:
@@ -117,12 +124,29 @@ TEST_F(RunCli, EndlessKernelTimesOutAndExitsOne) {
   EXPECT_EQ(run.out.find("device:"), std::string::npos) << run.out;
 }
 
+// Without --specialization a constant keeps its declared default, also the
+// one that sets the workgroup's width (glslang's own constant for
+// local_size_x_id defaults to 1); with it, the value given.
+TEST_F(RunCli, SpecializationConstantsTakeTheirDefaultsOrTheValuesGiven) {
+  write("spec.comp", kSpecialized);
+  KlintRun plain = klint({"spec.comp"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_NE(plain.out.find("spec.comp: entry point main, workgroup 4,1,1, grid 1,1,1, seed 1\n"), std::string::npos)
+      << plain.out;
+  EXPECT_NE(plain.out.find("16380 of 16384 words never written; first: 4 4 4 4 - - - -"), std::string::npos) << plain.out;
+  KlintRun given = klint({"spec.comp", "--specialization", "WIDTH=2,0=3"});
+  ASSERT_EQ(given.exit_code, 0) << given.err;
+  EXPECT_NE(given.out.find("workgroup 3,1,1"), std::string::npos) << given.out;
+  EXPECT_NE(given.out.find("16381 of 16384 words never written; first: 3 3 3 - - - - -"), std::string::npos) << given.out;
+}
+
 TEST_F(RunCli, BadInputIsOneLineAndExitsTwo) {
   write("broken.comp", "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { nope; }\n");
   write("image.comp", "#version 450\nlayout(local_size_x = 1) in;\n"
                       "layout(binding = 0, r32f) uniform image2D picture;\n"
                       "void main() { imageStore(picture, ivec2(0), vec4(1)); }\n");
   write("twice.comp", kTwice);
+  write("spec.comp", kSpecialized);
   struct Case {
     std::vector<std::string> args;
     std::string err;
@@ -138,6 +162,16 @@ TEST_F(RunCli, BadInputIsOneLineAndExitsTwo) {
       {{"twice.comp", "--timeout", "0"}, "klint: error: twice.comp: --timeout must be positive\n"},
       {{"twice.comp", "--device", "1000"}, "klint: error: twice.comp: device 1000 is out of range: "},
       {{"twice.comp", "--seed", "x"}, "klint: error: "},
+      {{"twice.comp", "--specialization", "0=1"},
+       "klint: error: twice.comp: --specialization '0=1': no specialization constant with constant_id '0'; the kernel "
+       "has none\n"},
+      {{"spec.comp", "--specialization", "WIDHT=1"},
+       "klint: error: spec.comp: --specialization 'WIDHT=1': no specialization constant 'WIDHT' (did you mean "
+       "'WIDTH'?); it has 0 (WIDTH)\n"},
+      {{"spec.comp", "--specialization", "WIDTH"},
+       "klint: error: spec.comp: --specialization 'WIDTH': 'WIDTH' is not CONSTANT=NUMBER\n"},
+      {{"spec.comp", "--specialization", "WIDTH=-2"},
+       "klint: error: spec.comp: --specialization 'WIDTH=-2': specialization constant 'WIDTH' is a uint: "},
       {{}, "klint: error: "},
   };
   for (const Case& c : cases) {
