@@ -182,9 +182,12 @@ std::vector<std::optional<int64_t>> CollisionFinder::evaluate_offsets(const Memo
                                                                       const Assignment& loop_values,
                                                                       bool unknown_guards_hold) const {
   std::vector<std::optional<int64_t>> result(state_->invocations.size());
+  // A workgroup of no invocations (LocalSize 0, which spirv-val lets through)
+  // accesses nothing.
+  if (state_->invocations.empty()) return result;
   const auto& guards = accesses_.guards(access.block);
   // One assignment, its invocation ids overwritten in place for each invocation.
-  Assignment assignment = state_->invocations.empty() ? Assignment{} : state_->invocations.front();
+  Assignment assignment = state_->invocations.front();
   for (const auto& [symbol, value] : loop_values) assignment[symbol] = value;
   std::vector<std::pair<int64_t*, Symbol>> slots;
   for (auto& [symbol, value] : assignment) {

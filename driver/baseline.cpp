@@ -38,10 +38,14 @@ std::optional<Baseline> Baseline::load(const std::string& path, std::string* err
     *error = fmt::format("{}: {}", path, read_error.reason);
     return std::nullopt;
   }
+  return parse(*text, path, error);
+}
+
+std::optional<Baseline> Baseline::parse(std::string_view text, const std::string& path, std::string* error) {
   Baseline baseline;
   baseline.directory_ = directory_of(path);
   try {
-    nlohmann::json document = nlohmann::json::parse(*text);
+    nlohmann::json document = nlohmann::json::parse(text);
     if (!document.is_object() || document.value("schema", "") != kSchema) {
       *error = fmt::format("{}: not a klint baseline (no \"schema\": \"{}\")", path, kSchema);
       return std::nullopt;

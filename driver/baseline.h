@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -21,6 +22,9 @@ class Baseline {
   // Reads a baseline written by write(); nullopt with *error when it cannot be
   // read or is not one.
   static std::optional<Baseline> load(const std::string& path, std::string* error);
+  // The same for a text already read; `path` names it in errors and anchors
+  // its relative file names.
+  static std::optional<Baseline> parse(std::string_view text, const std::string& path, std::string* error);
 
   // Removes from `diagnostics` (the findings of one file, in output order)
   // those the baseline holds; returns how many it removed.

@@ -102,7 +102,8 @@ class Reader {
     // jobs fall back to their defines, and a number if even those agree.
     std::map<std::string, std::vector<CompileJob*>> by_file;
     for (CompileJob& job : result_.jobs) by_file[job.file].push_back(&job);
-    for (auto& [file, jobs] : by_file) {
+    for (auto& entry : by_file) {
+      std::vector<CompileJob*>& jobs = entry.second;
       auto count = [&](const std::string& name) {
         return std::count_if(jobs.begin(), jobs.end(), [&](const CompileJob* j) { return j->variant == name; });
       };

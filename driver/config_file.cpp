@@ -8,6 +8,7 @@
 #include <cctype>
 #include <charconv>
 
+#include "analyzer/printable.h"
 #include "analyzer/source.h"
 #include "driver/config_kernel.h"
 #include "driver/paths.h"
@@ -82,7 +83,7 @@ class Reader {
   }
 
   bool fail(const toml::source_region& at, std::string_view message) {
-    error_ = fmt::format("{}:{}:{}: {}", path_, at.begin.line, at.begin.column, message);
+    error_ = fmt::format("{}:{}:{}: {}", path_, at.begin.line, at.begin.column, printable(message));
     return false;
   }
 

@@ -105,15 +105,21 @@ void lint_compiled(const InputFile& input, const LintOptions& options, CompiledS
 }  // namespace
 
 FileReport lint_file(const InputFile& input, const LintOptions& options, SourceCache& sources) {
-  FileReport report{input.path, {}, {}, {}, {input.path}};
   ReadError read_error;
   std::optional<std::string> text = read_file(input.path, &read_error);
   if (!text) {
+    FileReport report{input.path, {}, {}, {}, {input.path}};
     report.messages.push_back(InputMessage{input.path, read_error.reason, true});
     return report;
   }
+  return lint_text(input, *text, options, sources);
+}
+
+FileReport lint_text(const InputFile& input, const std::string& text, const LintOptions& options,
+                     SourceCache& sources) {
+  FileReport report{input.path, {}, {}, {}, {input.path}};
   try {
-    CompiledShader compiled = compile(input.path, *text, input.language, options.compile, sources);
+    CompiledShader compiled = compile(input.path, text, input.language, options.compile, sources);
     report.diagnostics = std::move(compiled.diagnostics);
     report.files = compiled.files;
     if (compiled.non_compute_stage) {

@@ -29,6 +29,12 @@ struct FileReport {
   std::vector<std::string> files;
 };
 
+// Reads the file, then lints it as lint_text does.
 FileReport lint_file(const InputFile& input, const LintOptions& options, SourceCache& sources);
+
+// Lints `text` as the contents of input.path (includes are found relative to
+// that path). An exception from any stage becomes an internal-error finding.
+FileReport lint_text(const InputFile& input, const std::string& text, const LintOptions& options,
+                     SourceCache& sources);
 
 }  // namespace klint

@@ -21,6 +21,9 @@ struct HarnessOptions {
   // max_runtime_array_bytes.
   uint64_t runtime_array_bytes = 64 * 1024;
   uint64_t max_runtime_array_bytes = 64 * 1024 * 1024;
+  // Most bytes a manifest may ask of one buffer: a descriptor's range
+  // (maxStorageBufferRange is a uint32_t); less where memory is scarce.
+  uint64_t max_buffer_bytes = 0xFFFFFFFF;
 };
 
 // splitmix64 (Steele, Lea and Flood 2014; the seeder of xoshiro): one 64-bit

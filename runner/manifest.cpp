@@ -9,6 +9,7 @@
 #include <limits>
 #include <map>
 
+#include "analyzer/printable.h"
 #include "runner/spelling.h"
 
 namespace klint::runner {
@@ -24,7 +25,7 @@ struct Context {
 
   // Always false, for `return fail(...)`.
   bool fail(ManifestLocation at, std::string_view message) const {
-    *error = fmt::format("{}:{}:{}: {}", manifest.config_path, at.line, at.column, message);
+    *error = fmt::format("{}:{}:{}: {}", manifest.config_path, at.line, at.column, printable(message));
     return false;
   }
 
@@ -205,10 +206,13 @@ bool make_buffers(const Context& context, const reflect::EntryPoint& entry, cons
                                           binding_label(binding)));
         }
         elements = static_cast<uint64_t>(*count);
-        if (elements > (kMaxBufferBytes - array.offset) / stride) {
+        const uint64_t limit = std::min(options.max_buffer_bytes, kMaxBufferBytes);
+        if (array.offset > limit || elements > (limit - array.offset) / stride) {
           return context.fail(it->second->value_at,
-                              fmt::format("{} elements of {} are more than a descriptor's 4 GiB range{}", elements,
-                                          binding_label(binding), context.for_shape()));
+                              fmt::format("{} elements of {} are more than {}{}", elements, binding_label(binding),
+                                          limit == kMaxBufferBytes ? "a descriptor's 4 GiB range"
+                                                                   : fmt::format("the {} bytes allowed", limit),
+                                          context.for_shape()));
         }
       } else {
         elements = guessed_runtime_elements(entry, harness.grid, options, stride);
@@ -368,8 +372,8 @@ const reflect::EntryPoint* manifest_entry_point(const reflect::ModuleReflection&
   }
   const ManifestLocation at = manifest.entry_point_at.value_or(manifest.at);
   *error = fmt::format("{}:{}:{}: {} has no compute entry point '{}'{}", manifest.config_path, at.line, at.column,
-                       manifest.file.filename().string(), *manifest.entry_point,
-                       did_you_mean(*manifest.entry_point, names));
+                       printable(manifest.file.filename().string()), printable(*manifest.entry_point),
+                       printable(did_you_mean(*manifest.entry_point, names)));
   return nullptr;
 }
 

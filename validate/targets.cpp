@@ -251,7 +251,8 @@ class TargetReader {
   bool object(const Json& value, const std::string& path, const Keys& keys) {
     if (!value.is_object())
       return fail(path, path.empty() ? "a target must be a JSON object" : "'" + path + "' must be an object");
-    for (const auto& [key, member] : value.items()) {
+    for (const auto& item : value.items()) {
+      const std::string& key = item.key();
       bool known = std::any_of(std::begin(keys), std::end(keys), [&](const auto& k) { return k.name == key; });
       if (!known) return fail(join(path, key), "unknown key '" + join(path, key) + "'");
     }

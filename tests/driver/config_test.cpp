@@ -263,6 +263,13 @@ TEST_F(ConfigTest, SyntaxErrorGivesLineAndColumn) {
             "klint.toml:2:5: error while parsing key-value pair: cannot redefine existing integer 'a'");
 }
 
+// What the parser saw, and keys as written, can hold control characters:
+// shown as escapes, the error stays one line (a case the config fuzzer found).
+TEST_F(ConfigTest, ErrorsStayOneLine) {
+  EXPECT_EQ(error_for("a = n\n"), "klint.toml:1:6: error while parsing floating-point: expected 'nan', saw 'n\\n'");
+  EXPECT_EQ(error_for("\"a\\tb\" = 1\n"), "klint.toml:1:1: unknown key 'a\\tb'");
+}
+
 TEST_F(ConfigTest, TheFirstErrorInTheFileIsReported) {
   EXPECT_EQ(error_for("zzz = 1\naaa = 2\n"), "klint.toml:1:1: unknown key 'zzz'");
   EXPECT_EQ(error_for("[severity]\nshared-memory-race = \"fatal\"\nbarrier-in-divergent-control-flow = \"x\"\n"),
