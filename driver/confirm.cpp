@@ -11,6 +11,7 @@
 #include "analyzer/ir/module.h"
 #include "analyzer/loops.h"
 #include "analyzer/module.h"
+#include "driver/compile_worker.h"
 #include "reflect/reflection.h"
 #include "runner/harness.h"
 #include "runner/manifest.h"
@@ -443,7 +444,7 @@ void confirm_findings(FileReport& report, const Job& job, const runner::KernelMa
   ReadError read_error;
   std::optional<std::string> text = read_file(path, &read_error);
   if (!text) return not_runnable(report, read_error.reason);
-  CompiledShader compiled = compile(path, *text, job.input.language, job.options.compile, sources);
+  CompiledShader compiled = compile_isolated(path, *text, job.input.language, job.options.compile, sources);
   if (!compiled.ok) return not_runnable(report, "it does not compile");
   std::string error;
   std::optional<reflect::ModuleReflection> reflection = reflect::reflect_module(compiled.spirv, &error);

@@ -1,5 +1,6 @@
 #include "driver/lint.h"
 
+#include "driver/compile_worker.h"
 #include "driver/suppressions.h"
 
 #include <algorithm>
@@ -119,7 +120,7 @@ FileReport lint_text(const InputFile& input, const std::string& text, const Lint
                      SourceCache& sources) {
   FileReport report{input.path, {}, {}, {}, {input.path}};
   try {
-    CompiledShader compiled = compile(input.path, text, input.language, options.compile, sources);
+    CompiledShader compiled = compile_isolated(input.path, text, input.language, options.compile, sources);
     report.diagnostics = std::move(compiled.diagnostics);
     report.files = compiled.files;
     if (compiled.non_compute_stage) {

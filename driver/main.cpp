@@ -4,15 +4,18 @@
 #include <algorithm>
 #include <atomic>
 #include <charconv>
+#include <cstdlib>
 #include <iostream>
 #include <sstream>
 #include <string_view>
 
 #include <deque>
+#include <filesystem>
 
 #include "driver/baseline.h"
 #include "driver/cache.h"
 #include "driver/commands.h"
+#include "driver/compile_worker.h"
 #include "driver/config.h"
 #include "driver/confirm.h"
 #include "driver/discover.h"
@@ -428,6 +431,17 @@ int run(const Arguments& args) {
 
 int main(int argc, char** argv) {
   using namespace klint;
+  // glslang runs in worker processes (driver/compile_worker.h): this binary,
+  // started again with this one argument.
+  constexpr std::string_view kWorkerFlag = "--compile-worker";
+  if (argc == 2 && argv[1] == kWorkerFlag) return run_compile_worker(3);
+  // KLINT_COMPILE_IN_PROCESS=1 keeps glslang in this process: for a debugger,
+  // and for measuring what the workers cost.
+  if (const char* in_process = std::getenv("KLINT_COMPILE_IN_PROCESS"); !in_process || std::string_view(in_process) != "1") {
+    std::error_code ec;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) set_compile_isolation(CompileIsolation{{self.string(), std::string(kWorkerFlag)}});
+  }
   Arguments args;
   CLI::App app{"klint: find the pitfalls of Vulkan compute shaders (GLSL, HLSL, SPIR-V) before they run", "klint"};
   app.set_version_flag("--version", "klint " KLINT_VERSION);

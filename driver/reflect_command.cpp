@@ -1,5 +1,6 @@
 #include "driver/reflect_command.h"
 
+#include "driver/compile_worker.h"
 #include "validate/occupancy.h"
 
 #include <fmt/core.h>
@@ -52,7 +53,7 @@ std::optional<std::vector<uint32_t>> load(const InputFile& input, const CompileO
     return std::nullopt;
   }
   SourceCache sources;
-  CompiledShader compiled = compile(input.path, *text, input.language, options, sources);
+  CompiledShader compiled = compile_isolated(input.path, *text, input.language, options, sources);
   if (compiled.non_compute_stage) {
     print_not_compute(err, input.path, *compiled.non_compute_stage, verb);
     outcome.fail(kExitFailed);

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <functional>
 
+#include "driver/compile_worker.h"
 #include "driver/config.h"
 #include "driver/probe_report.h"
 #include "reflect/reflection.h"
@@ -145,7 +146,7 @@ std::optional<Kernel> load_kernel(const std::string& path, const CompileOptions&
   std::optional<std::string> text = read_file(path, &read_error);
   if (!text) return fail(read_error.reason);
   SourceCache sources;
-  CompiledShader compiled = compile(path, *text, *language, compile_options, sources);
+  CompiledShader compiled = compile_isolated(path, *text, *language, compile_options, sources);
   if (compiled.non_compute_stage) return fail(fmt::format("not a compute shader ({} stage)", *compiled.non_compute_stage));
   if (!compiled.ok) {
     const Diagnostic* first = compiled.diagnostics.empty() ? nullptr : &compiled.diagnostics.front();

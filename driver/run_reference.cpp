@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "analyzer/source.h"
+#include "driver/compile_worker.h"
 #include "runner/observe.h"
 
 namespace klint {
@@ -53,7 +54,7 @@ std::optional<bool> check_outputs(const runner::KernelManifest& manifest, const 
     std::optional<std::string> text = read_file(path, nullptr);
     SourceCache sources;
     CompiledShader compiled;
-    if (language && text) compiled = compile(path, *text, *language, compile_options, sources);
+    if (language && text) compiled = compile_isolated(path, *text, *language, compile_options, sources);
     if (!compiled.ok) {
       *error = fmt::format("the reference {} does not compile", path);
       return std::nullopt;

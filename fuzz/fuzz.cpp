@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "driver/compile_worker.h"
 #include "driver/output/json.h"
 #include "driver/output/sarif.h"
 #include "driver/output/text.h"
@@ -29,6 +30,15 @@ const std::string& scratch_directory() {
 }
 
 FileReport lint_everything(std::string_view name, Language language, const uint8_t* data, size_t size) {
+  // glslang runs in klint's own worker processes, as it does for users: a
+  // crash of glslang is a finding of klint's only if klint then fails.
+  static const bool isolated = [] {
+    // Under libFuzzer's -timeout (25 s in tools/fuzz), so that a hang in
+    // glslang is klint's verdict, not libFuzzer's.
+    set_compile_isolation(CompileIsolation{{KLINT_BINARY, "--compile-worker"}, 10});
+    return true;
+  }();
+  (void)isolated;
   LintOptions options;
   options.selection.select = RuleRegistry::infos();
   const InputFile input{scratch_directory() + "/" + std::string(name), language, true};

@@ -1,0 +1,105 @@
+// glslang in worker processes (driver/compile_worker.h): a file that crashes
+// the front end is a compile-error finding for that file, the other files are
+// linted, and a worker that hangs or leaves without an answer is reported, not
+// waited for.
+#include "driver/compile_worker.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/run.h"
+#include "tests/support/scratch.h"
+
+namespace klint {
+namespace {
+
+// A function declaration followed by a statement outside any body: glslang
+// 12's HLSL front end dereferences null in growGlobalUniformBlock (found by
+// klint's hlsl fuzz target).
+constexpr const char* kCrashesGlslang = R"(RWStructuredBuffer<float> data : register(u0);
+groupshared float cache[64];
+[numthreads(64, 1, 1)]
+void main(uint3 gtid : SV_GroupThreadID, uint3 dtid : SV_DispatchThreadID)half   cache[gtid.x] = data[dtid.x];
+}
+)";
+
+constexpr const char* kRace = R"(#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { float x[]; };
+shared float tile[64];
+void main() {
+    tile[gl_LocalInvocationID.x] = x[gl_GlobalInvocationID.x];
+    x[gl_GlobalInvocationID.x] = tile[(gl_LocalInvocationID.x + 1) % 64];
+}
+)";
+
+class CompileWorker : public testing::ScratchCwdTest {};
+
+TEST_F(CompileWorker, AFileThatCrashesGlslangIsAFindingAndTheOthersAreLinted) {
+  write("crash.hlsl", kCrashesGlslang);
+  write("race.comp", kRace);
+  testing::KlintRun run = testing::run_klint({"--no-cache", "--format", "json", "crash.hlsl", "race.comp"}, "", 60);
+  ASSERT_EQ(run.exit_code, 1) << run.err;
+  nlohmann::json report = nlohmann::json::parse(run.out);
+  ASSERT_EQ(report["findings"].size(), 2u) << run.out;
+  const nlohmann::json& crash = report["findings"][0];
+  EXPECT_EQ(crash["rule"], "compile-error");
+  EXPECT_EQ(crash["location"]["file"], "crash.hlsl");
+  const std::string message = crash["message"];
+  EXPECT_TRUE(message.starts_with("glslang's HLSL front end crashed compiling this file (signal 11")) << message;
+  EXPECT_EQ(report["findings"][1]["rule"], "shared-memory-race");
+}
+
+// The same file in process is what the worker keeps klint from: the test
+// would crash, so it only checks that the worker's answer for a good file is
+// what compile() gives in process.
+TEST_F(CompileWorker, AWorkersAnswerIsWhatCompileGives) {
+  set_compile_isolation(CompileIsolation{{KLINT_BINARY, "--compile-worker"}, 60});
+  SourceCache isolated_sources, local_sources;
+  CompiledShader isolated = compile_isolated("race.comp", kRace, Language::Glsl, CompileOptions{}, isolated_sources);
+  set_compile_isolation(CompileIsolation{});
+  CompiledShader local = compile("race.comp", kRace, Language::Glsl, CompileOptions{}, local_sources);
+  EXPECT_TRUE(isolated.ok);
+  EXPECT_EQ(isolated.spirv, local.spirv);
+  EXPECT_EQ(isolated.files, local.files);
+  EXPECT_EQ(isolated.diagnostics.size(), local.diagnostics.size());
+  ASSERT_NE(isolated_sources.get("race.comp"), nullptr);
+}
+
+TEST_F(CompileWorker, AWorkerThatHangsIsKilledAtTheTimeLimit) {
+  set_compile_isolation(CompileIsolation{{"/bin/sleep", "30"}, 0.5});
+  SourceCache sources;
+  const auto start = std::chrono::steady_clock::now();
+  CompiledShader compiled = compile_isolated("race.comp", kRace, Language::Glsl, CompileOptions{}, sources);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  set_compile_isolation(CompileIsolation{});
+  EXPECT_FALSE(compiled.ok);
+  ASSERT_EQ(compiled.diagnostics.size(), 1u);
+  EXPECT_EQ(compiled.diagnostics[0].message,
+            "glslang's GLSL front end did not finish compiling this file within 0.5 s");
+  EXPECT_LT(seconds, 10);
+}
+
+TEST_F(CompileWorker, AWorkerThatLeavesWithoutAnAnswerIsReported) {
+  set_compile_isolation(CompileIsolation{{"/bin/true"}, 10});
+  SourceCache sources;
+  CompiledShader compiled = compile_isolated("race.comp", kRace, Language::Glsl, CompileOptions{}, sources);
+  // SPIR-V assembly never goes to a worker: SPIRV-Tools reads it in process.
+  CompiledShader assembly = compile_isolated("k.spvasm", "OpNope\n", Language::SpirvAssembly, CompileOptions{}, sources);
+  set_compile_isolation(CompileIsolation{{"/nonexistent/klint"}, 10});
+  CompiledShader missing = compile_isolated("race.comp", kRace, Language::Glsl, CompileOptions{}, sources);
+  set_compile_isolation(CompileIsolation{});
+  ASSERT_EQ(compiled.diagnostics.size(), 1u);
+  EXPECT_EQ(compiled.diagnostics[0].message, "the compiler worker ended without an answer (exited with status 0)");
+  ASSERT_EQ(missing.diagnostics.size(), 1u);
+  EXPECT_EQ(missing.diagnostics[0].message,
+            "cannot start the compiler worker /nonexistent/klint: No such file or directory");
+  ASSERT_EQ(assembly.diagnostics.size(), 1u);
+  EXPECT_EQ(assembly.diagnostics[0].message.find("compiler worker"), std::string::npos)
+      << assembly.diagnostics[0].message;
+}
+
+}  // namespace
+}  // namespace klint
