@@ -17,8 +17,12 @@ bool has_function_call(const std::vector<uint32_t>& spirv) {
   return false;
 }
 
+// Id bounds above which a failed normalization is tried again on densely
+// renumbered ids. Below it, ids stay as written: excerpts of .spv files show them.
+constexpr uint32_t kCompactAbove = 1u << 20;
+
 std::optional<std::vector<uint32_t>> run(const std::vector<uint32_t>& spirv, spv_target_env env, bool merge_return,
-                                         std::string* error) {
+                                         bool compact_ids, std::string* error) {
   spvtools::Optimizer optimizer(env);
   std::string messages;
   optimizer.SetMessageConsumer(
@@ -27,6 +31,7 @@ std::optional<std::vector<uint32_t>> run(const std::vector<uint32_t>& spirv, spv
         if (!messages.empty()) messages += "; ";
         messages += message;
       });
+  if (compact_ids) optimizer.RegisterPass(spvtools::CreateCompactIdsPass());
   if (merge_return) optimizer.RegisterPass(spvtools::CreateMergeReturnPass());
   optimizer.RegisterPass(spvtools::CreateInlineExhaustivePass())
       .RegisterPass(spvtools::CreateEliminateDeadFunctionsPass())
@@ -62,9 +67,12 @@ std::optional<std::vector<uint32_t>> run(const std::vector<uint32_t>& spirv, spv
 // divergence it causes from the analyses.
 std::optional<std::vector<uint32_t>> normalize(const std::vector<uint32_t>& spirv, spv_target_env env,
                                                std::string* error) {
-  auto normalized = run(spirv, env, false, error);
+  auto normalized = run(spirv, env, false, false, error);
+  // A module whose id bound is near the limit spirv-val allows (2^22) leaves
+  // the passes no ids to make: renumber its ids densely first.
+  if (!normalized && spirv.size() > 3 && spirv[3] > kCompactAbove) normalized = run(spirv, env, false, true, error);
   if (normalized && has_function_call(*normalized)) {
-    if (auto merged = run(*normalized, env, true, nullptr); merged && !has_function_call(*merged)) return merged;
+    if (auto merged = run(*normalized, env, true, false, nullptr); merged && !has_function_call(*merged)) return merged;
   }
   return normalized;
 }

@@ -1,14 +1,13 @@
 #include "driver/compile_worker.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <cerrno>
 #include <chrono>
@@ -87,8 +86,7 @@ std::optional<json> read_frame(int fd, std::optional<Clock::time_point> deadline
   return message;
 }
 
-json request_json(const std::string& path, const std::string& text, Language language,
-                  const CompileOptions& options) {
+json request_json(const std::string& path, const std::string& text, Language language, const CompileOptions& options) {
   return json{{"path", path},
               {"text", text},
               {"language", static_cast<int>(language)},
@@ -184,7 +182,7 @@ class Pool {
     }
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, sockets[1], 3);  // dup2 clears FD_CLOEXEC
+    posix_spawn_file_actions_adddup2(&actions, sockets[1], 3);                // dup2 clears FD_CLOEXEC
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);  // stray prints
     std::vector<char*> argv;
     for (const std::string& arg : isolation_.command) argv.push_back(const_cast<char*>(arg.c_str()));

@@ -87,7 +87,8 @@ TEST_F(CompileWorker, AWorkerThatLeavesWithoutAnAnswerIsReported) {
   SourceCache sources;
   CompiledShader compiled = compile_isolated("race.comp", kRace, Language::Glsl, CompileOptions{}, sources);
   // SPIR-V assembly never goes to a worker: SPIRV-Tools reads it in process.
-  CompiledShader assembly = compile_isolated("k.spvasm", "OpNope\n", Language::SpirvAssembly, CompileOptions{}, sources);
+  CompiledShader assembly =
+      compile_isolated("k.spvasm", "OpNope\n", Language::SpirvAssembly, CompileOptions{}, sources);
   set_compile_isolation(CompileIsolation{{"/nonexistent/klint"}, 10});
   CompiledShader missing = compile_isolated("race.comp", kRace, Language::Glsl, CompileOptions{}, sources);
   set_compile_isolation(CompileIsolation{});

@@ -1,0 +1,194 @@
+// Inputs at and past the limits klint bounds (issue: hostile input): deeply
+// nested control flow, huge arrays, enormous specialization constants,
+// recursive includes, a 10 MB source file, a module whose id bound is 2^22,
+// and a workgroup of 1024 invocations with shared memory at the limit. Each
+// gets a clear finding or a one-line error, and klint finishes; the other
+// files of the run are linted. Time and memory are measured in bench/, not
+// asserted here.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "analyzer/frontend.h"
+#include "tests/support/run.h"
+#include "tests/support/scratch.h"
+
+namespace klint {
+namespace {
+
+using testing::KlintRun;
+using testing::run_klint;
+
+class Limits : public testing::ScratchCwdTest {
+ protected:
+  // (file, rule, line) of every finding of a JSON run.
+  static std::multiset<std::tuple<std::string, std::string, uint32_t>> findings(const KlintRun& run) {
+    std::multiset<std::tuple<std::string, std::string, uint32_t>> out;
+    nlohmann::json report = nlohmann::json::parse(run.out);
+    for (const nlohmann::json& f : report["findings"]) {
+      out.emplace(f["location"]["file"], f["rule"], f["location"]["line"].get<uint32_t>());
+    }
+    return out;
+  }
+};
+
+std::string nested_loops(int depth) {
+  std::string text =
+      "#version 450\nlayout(local_size_x = 64) in;\nlayout(binding = 0) buffer D { float x[]; };\n"
+      "void main() {\n    uint i = gl_GlobalInvocationID.x;\n";
+  for (int k = 0; k < depth; ++k)
+    text += "    for (uint j" + std::to_string(k) + " = 0u; j" + std::to_string(k) + " < 2u; ++j" + std::to_string(k) +
+            ") {\n";
+  text += "    x[i] += 1.0;\n";
+  for (int k = 0; k < depth; ++k) text += "    }\n";
+  return text + "}\n";
+}
+
+constexpr const char* kRace = R"(#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { float x[]; };
+shared float tile[64];
+void main() {
+    tile[gl_LocalInvocationID.x] = x[gl_GlobalInvocationID.x];
+    x[gl_GlobalInvocationID.x] = tile[(gl_LocalInvocationID.x + 1) % 64];
+}
+)";
+
+// SPIRV-Tools' dominance work grows faster than the nesting: a thousand
+// nested loops took minutes and gigabytes. Past 128 levels klint says so.
+TEST_F(Limits, DeeplyNestedControlFlowIsAnErrorPast128Levels) {
+  write("deep.comp", nested_loops(1000));
+  write("nested.comp", nested_loops(100));
+  write("race.comp", kRace);
+  KlintRun run = run_klint({"--no-cache", "deep.comp", "nested.comp", "race.comp"}, "", 120);
+  EXPECT_EQ(run.exit_code, 2) << run.out << run.err;
+  EXPECT_NE(run.err.find("klint: error: deep.comp: control flow nested 1000 deep, more than the 128 klint analyzes; "
+                         "not linted\n"),
+            std::string::npos)
+      << run.err;
+  EXPECT_NE(run.out.find("race.comp:7: error: data race on 'tile'"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("nested.comp"), std::string::npos) << run.out;  // linted, and clean
+}
+
+TEST_F(Limits, HugeArraysAreFindingsNotAllocations) {
+  write("shared.comp",
+        "#version 450\nlayout(local_size_x = 64) in;\nlayout(binding = 0) buffer D { float x[]; };\n"
+        "shared float tile[268435456];\nvoid main() {\n"
+        "    tile[gl_LocalInvocationID.x] = x[gl_GlobalInvocationID.x];\n    barrier();\n"
+        "    x[gl_GlobalInvocationID.x] = tile[gl_LocalInvocationID.x ^ 1u];\n}\n");
+  write("private.comp",
+        "#version 450\nlayout(local_size_x = 64) in;\nlayout(binding = 0) buffer D { float x[]; };\n"
+        "void main() {\n    float a[16777216];\n"
+        "    for (uint k = 0u; k < 16u; ++k) a[k * 1000u] = x[k];\n"
+        "    x[gl_GlobalInvocationID.x] = a[gl_LocalInvocationID.x];\n}\n");
+  KlintRun run = run_klint({"--no-cache", "--format", "json", "shared.comp", "private.comp"}, "", 120);
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_EQ(findings(run),
+            (std::multiset<std::tuple<std::string, std::string, uint32_t>>{
+                {"private.comp", "private-array-spill", 5}, {"shared.comp", "shared-memory-over-limit", 5}}));
+  nlohmann::json report = nlohmann::json::parse(run.out);
+  EXPECT_NE(report["findings"][1]["message"].get<std::string>().find("uses 1073741824 bytes"), std::string::npos);
+}
+
+TEST_F(Limits, EnormousSpecializationConstantsAreJudgedAtTheirDefaults) {
+  write("spec.comp",
+        "#version 450\nlayout(local_size_x_id = 0, local_size_y_id = 1) in;\n"
+        "layout(constant_id = 0) const uint X = 4294967295u;\nlayout(constant_id = 1) const uint Y = 65535u;\n"
+        "layout(constant_id = 2) const uint N = 4294967295u;\n"
+        "layout(binding = 0) buffer D { float x[]; };\nshared float tile[N / 16u];\nvoid main() {\n"
+        "    tile[gl_LocalInvocationIndex] = x[gl_GlobalInvocationID.x];\n    barrier();\n"
+        "    x[gl_GlobalInvocationID.x] = tile[gl_LocalInvocationIndex + 1u];\n}\n");
+  KlintRun run = run_klint({"--no-cache", "--format", "json", "spec.comp"}, "", 120);
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_EQ(findings(run),
+            (std::multiset<std::tuple<std::string, std::string, uint32_t>>{
+                {"spec.comp", "workgroup-size-over-limit", 2}, {"spec.comp", "shared-memory-over-limit", 8}}));
+  EXPECT_NE(run.out.find("workgroup of 281470681677825 invocations (4294967295x65535x1)"), std::string::npos)
+      << run.out;
+}
+
+TEST_F(Limits, RecursiveIncludesStopAt64Levels) {
+  write("a.glsl", "#include \"b.glsl\"\n");
+  write("b.glsl", "#include \"a.glsl\"\n");
+  write("mutual.comp",
+        "#version 450\n#extension GL_GOOGLE_include_directive : require\n#include \"a.glsl\"\n"
+        "layout(local_size_x = 64) in;\nvoid main() {}\n");
+  write("self.comp",
+        "#version 450\n#extension GL_GOOGLE_include_directive : require\n#include \"self.comp\"\n"
+        "layout(local_size_x = 64) in;\nvoid main() {}\n");
+  KlintRun run = run_klint({"--no-cache", "mutual.comp", "self.comp"}, "", 120);
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.out.find("b.glsl:1: error: #include nested more than 64 levels deep; does \"a.glsl\" include itself? "
+                         "[compile-error]"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("self.comp:"), std::string::npos) << run.out;  // some compile error, then on
+}
+
+// 10 MB: a kernel under a long comment block, each line an excerpt klint
+// could show. klint reads, compiles and indexes it all.
+TEST_F(Limits, ATenMegabyteSourceIsLinted) {
+  std::string text = "#version 450\n";
+  const std::string line = "// " + std::string(96, 'x') + "\n";
+  while (text.size() < 10 * 1024 * 1024) text += line;
+  text += kRace + std::strlen("#version 450\n");
+  write("big.comp", text);
+  KlintRun run = run_klint({"--no-cache", "--format", "json", "big.comp"}, "", 120);
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_EQ(findings(run).size(), 1u) << run.out;
+  EXPECT_EQ(std::get<1>(*findings(run).begin()), "shared-memory-race");
+}
+
+// spirv-val allows id bounds below 2^22. At 2^22 the module is invalid; just
+// below it, the optimizer that normalizes the module runs out of ids unless
+// they are renumbered first, and the finding was silently lost.
+TEST_F(Limits, IdBoundsAtTwoToTheTwentySecond) {
+  SourceCache sources;
+  std::vector<uint32_t> words = compile("race.comp", kRace, Language::Glsl, CompileOptions{}, sources).spirv;
+  ASSERT_GT(words.size(), 5u);
+  auto write_words = [&](const char* name, uint32_t bound) {
+    words[3] = bound;
+    std::ofstream(path(name), std::ios::binary).write(reinterpret_cast<const char*>(words.data()), words.size() * 4);
+  };
+  write_words("at.spv", 1u << 22);
+  write_words("below.spv", (1u << 22) - 1);
+  KlintRun run = run_klint({"--no-cache", "--format", "json", "at.spv", "below.spv"}, "", 120);
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  auto seen = findings(run);
+  ASSERT_EQ(seen.size(), 2u) << run.out;
+  EXPECT_EQ(std::get<1>(*seen.begin()), "invalid-spirv");
+  EXPECT_EQ(std::get<1>(*std::next(seen.begin())), "shared-memory-race");
+  EXPECT_NE(run.out.find("The id bound is larger than the max id bound 4194303"), std::string::npos) << run.out;
+}
+
+// 1024 invocations and 32 KiB of shared memory, lavapipe's limit: over Mali's
+// 256 invocations, one workgroup resident on an Apple core, and a reduction
+// whose loops the analyses walk for every invocation.
+TEST_F(Limits, AWorkgroupOf1024WithSharedMemoryAtTheLimit) {
+  write("wide.comp", R"(#version 450
+layout(local_size_x = 1024) in;
+layout(binding = 0) buffer D { float x[]; };
+shared float tile[8192];
+void main() {
+    uint t = gl_LocalInvocationID.x;
+    for (uint k = 0u; k < 8u; ++k) tile[t + k * 1024u] = x[gl_GlobalInvocationID.x * 8u + k];
+    barrier();
+    for (uint s = 4096u; s > 0u; s >>= 1) {
+        for (uint k = t; k < s; k += 1024u) tile[k] += tile[k + s];
+        barrier();
+    }
+    if (t == 0u) x[gl_WorkGroupID.x] = tile[0];
+}
+)");
+  KlintRun run = run_klint({"--no-cache", "--format", "json", "wide.comp"}, "", 120);
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_EQ(findings(run),
+            (std::multiset<std::tuple<std::string, std::string, uint32_t>>{
+                {"wide.comp", "workgroup-size-over-limit", 2}, {"wide.comp", "shared-memory-limits-occupancy", 5}}));
+}
+
+}  // namespace
+}  // namespace klint
