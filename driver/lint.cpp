@@ -72,13 +72,8 @@ size_t nesting_depth(const ir::Module& module) {
   for (const ir::Function& function : module.functions) {
     std::vector<uint32_t> open;  // merge blocks of the constructs the walk is in
     for (const ir::Block& block : function.blocks) {
-      while (!open.empty() && std::find(open.begin(), open.end(), block.id()) != open.end()) {
-        if (open.back() == block.id()) {
-          open.pop_back();
-          break;
-        }
-        open.pop_back();
-      }
+      // Reaching a merge block closes its construct and every one opened inside it.
+      open.erase(std::find(open.begin(), open.end(), block.id()), open.end());
       if (const ir::Instruction* merge = block.merge(); merge && !merge->operands().empty()) {
         open.push_back(merge->word(0));
         deepest = std::max(deepest, open.size());

@@ -275,20 +275,36 @@ std::optional<runner::Number> parse_number(std::string_view text) {
   return std::nullopt;
 }
 
+// One NAME=NUMBER of a comma-separated list, as --shape and --specialization
+// take them: the item as typed, the name before '=', the number after it
+// (nullopt without '=' or when it is not a number).
+struct Assignment {
+  std::string item;
+  std::string name;
+  std::optional<runner::Number> value;
+};
+
+std::vector<Assignment> assignments(const std::string& text) {
+  std::vector<Assignment> out;
+  for (size_t start = 0; start <= text.size();) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    std::string item = text.substr(start, comma - start);
+    start = comma + 1;
+    const size_t equals = item.find('=');
+    std::string name = item.substr(0, equals);
+    std::optional<runner::Number> value =
+        equals == std::string::npos ? std::nullopt : parse_number(std::string_view(item).substr(equals + 1));
+    out.push_back({std::move(item), std::move(name), value});
+  }
+  return out;
+}
+
 // --shape NAME=VALUE,...: a value for each variable of the manifest, once.
 std::optional<runner::Shape> parse_shape(const std::string& text, const runner::KernelManifest& manifest,
                                          std::string* error) {
   std::vector<std::optional<runner::Number>> values(manifest.variables.size());
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t comma = std::min(text.find(',', start), text.size());
-    const std::string item = text.substr(start, comma - start);
-    start = comma + 1;
-    const size_t equals = item.find('=');
-    const std::string name = item.substr(0, equals);
+  for (const auto& [item, name, value] : assignments(text)) {
     auto variable = std::find(manifest.variables.begin(), manifest.variables.end(), name);
-    std::optional<runner::Number> value =
-        equals == std::string::npos ? std::nullopt : parse_number(std::string_view(item).substr(equals + 1));
     if (variable == manifest.variables.end() || !value) {
       *error = fmt::format("--shape '{}': '{}' is not VARIABLE=NUMBER for a variable of {}:{}", text, item,
                            manifest.config_path, manifest.at.line);
@@ -317,20 +333,13 @@ std::optional<runner::Shape> parse_shape(const std::string& text, const runner::
 // klint's reflection and --confirm take it.
 bool specialize(const std::string& text, const reflect::ModuleReflection& module, runner::Harness& harness,
                 std::string* error) {
-  size_t start = 0;
-  while (!text.empty() && start <= text.size()) {
-    const size_t comma = std::min(text.find(',', start), text.size());
-    const std::string item = text.substr(start, comma - start);
-    start = comma + 1;
-    const size_t equals = item.find('=');
-    std::optional<runner::Number> value =
-        equals == std::string::npos ? std::nullopt : parse_number(std::string_view(item).substr(equals + 1));
-    if (!value || equals == 0) {
+  for (const auto& [item, name, value] : text.empty() ? std::vector<Assignment>{} : assignments(text)) {
+    if (!value || name.empty()) {
       *error = fmt::format("--specialization '{}': '{}' is not CONSTANT=NUMBER", text, item);
       return false;
     }
     std::string why;
-    if (!runner::set_specialization(module, item.substr(0, equals), *value, harness, &why)) {
+    if (!runner::set_specialization(module, name, *value, harness, &why)) {
       *error = fmt::format("--specialization '{}': {}", text, why);
       return false;
     }
