@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 
+#include "analyzer/printable.h"
 #include "driver/toml_order.h"
 #include "runner/spelling.h"
 
@@ -110,7 +111,7 @@ class KernelReader {
     return std::nullopt;
   }
   void fail_at(ManifestLocation at, std::string_view message) {
-    *error_ = fmt::format("{}:{}:{}: {}", config_path_, at.line, at.column, message);
+    *error_ = printable(fmt::format("{}:{}:{}: {}", config_path_, at.line, at.column, message));
   }
 
   bool read_path(std::string_view key, const toml::node& value, fs::path& out) {

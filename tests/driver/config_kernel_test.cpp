@@ -186,6 +186,9 @@ TEST_F(KernelConfigTest, ErrorsSayWhere) {
       {head + "variables = [\"rows\", \"cols\"]\ngrid = [\"rows * colz\"]\n",
        "klint.toml:4:17: in 'rows * colz': unknown variable 'colz' (did you mean 'cols'?)"},
       {head + "buffers = { x = \"(1 + 2\" }\n", "klint.toml:3:24: in '(1 + 2': expected ')'"},
+      // An expression written over two lines is quoted on one.
+      {head + "variables = [\"rows\"]\nbuffers = { x = \"\"\"cols *\nrows\"\"\" }\n",
+       "klint.toml:4:17: in 'cols *\\nrows': unknown variable 'cols' (did you mean 'rows'?)"},
       {head + "buffers = { x = 1.5 }\n",
        "klint.toml:3:17: the value of 'x' in 'buffers' must be a number of elements: an integer or an expression"},
       {head + "push-constants = { n = [1] }\n",
