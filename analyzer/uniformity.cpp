@@ -539,7 +539,8 @@ bool Uniformity::propagate_control() {
     for (uint32_t block = 0; block < cfg.size(); ++block) {
       if (reached_from[block] < 2) continue;
       for (const ir::Instruction& instruction : function_.blocks[block].instructions) {
-        if (instruction.opcode() == Op::OpPhi && !copies_one_value(instruction)) {
+        if (instruction.opcode() == Op::OpPhi && !copies_one_value(instruction) &&
+            !joins_one_value(instruction, branch, reached_from)) {
           changed |= mark(instruction.result_id(), {Divergence::Kind::Join, cause, {}});
           changed |= irregular_.insert(instruction.result_id()).second;
         }
@@ -557,6 +558,42 @@ bool Uniformity::copies_one_value(const ir::Instruction& phi) const {
   auto [cached, fresh] = copies_.emplace(phi.result_id(), false);
   if (fresh) cached->second = copied_value(module_, phi.result_id()) != phi.result_id();
   return cached->second;
+}
+
+bool Uniformity::joins_one_value(const ir::Instruction& phi, uint32_t branch,
+                                 const std::vector<uint32_t>& reached_from) const {
+  // The values the phi takes on the paths from the branch: through the phis
+  // the paths cross, the incoming value of each edge those paths take. A
+  // variable assigned before the branch and merged again in between (under a
+  // uniform condition, or at a `continue`) is one value on every path, whatever
+  // the phis it crossed.
+  const Cfg& cfg = module_.cfg(function_);
+  auto on_paths = [&](uint32_t label) {
+    int block = cfg.index_of(label);
+    return block >= 0 && (static_cast<uint32_t>(block) == branch || reached_from[block] > 0);
+  };
+  std::unordered_set<uint32_t> visited;
+  std::vector<uint32_t> work{phi.result_id()};
+  uint32_t single = 0;
+  int budget = 256;
+  while (!work.empty()) {
+    uint32_t id = work.back();
+    work.pop_back();
+    if (!visited.insert(id).second) continue;
+    if (--budget < 0) return false;
+    const ir::Instruction* definition = module_.def(id);
+    const ir::Block* block = definition ? module_.block_of(*definition) : nullptr;
+    if (definition && definition->opcode() == Op::OpPhi && block &&
+        (definition == &phi || (block->id() != function_.blocks[branch].id() && on_paths(block->id())))) {
+      for (size_t i = 2; i + 1 < definition->operands().size(); i += 2) {
+        if (on_paths(definition->word(i + 1))) work.push_back(definition->word(i));
+      }
+      continue;
+    }
+    if (single != 0 && single != id) return false;
+    single = id;
+  }
+  return single != 0;
 }
 
 void Uniformity::find_loops() {

@@ -96,6 +96,7 @@ class Uniformity {
   void find_loops();
   bool is_divergent_branch(uint32_t block) const;
   bool copies_one_value(const ir::Instruction& phi) const;
+  bool joins_one_value(const ir::Instruction& phi, uint32_t branch, const std::vector<uint32_t>& reached_from) const;
   const ir::Instruction* branch_condition(uint32_t block) const;
 
   const Module& module_;
