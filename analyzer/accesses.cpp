@@ -4,6 +4,7 @@
 
 #include "analyzer/ir/opcodes.h"
 #include "analyzer/loops.h"
+#include "analyzer/pointers.h"
 
 namespace klint {
 namespace {
@@ -67,52 +68,40 @@ bool same_across_subgroup(const Module& module, uint32_t id) {
 }  // namespace
 
 std::optional<PointerTarget> resolve_pointer(const Module& module, const SymbolicValues& values, uint32_t pointer) {
-  const ir::Instruction* def = module.def(pointer);
-  if (!def) return std::nullopt;
-  switch (def->opcode()) {
-    case Op::OpVariable: {
-      const ir::Instruction* type = module.def(def->type_id());
-      if (!type || type->opcode() != Op::OpTypePointer) return std::nullopt;
-      return PointerTarget{pointer, Polynomial::constant(0), type->word(2)};
-    }
-    case Op::OpCopyObject:
-      return resolve_pointer(module, values, def->word(2));
-    case Op::OpAccessChain: case Op::OpInBoundsAccessChain: {
-      std::optional<PointerTarget> target = resolve_pointer(module, values, def->word(2));
-      if (!target) return std::nullopt;
-      for (size_t i = 3; i < def->operands().size(); ++i) {
-        const ir::Instruction* type = module.def(target->pointee_type);
-        if (!type) return std::nullopt;
-        const Polynomial& index = values.value(def->word(i));
-        switch (type->opcode()) {
-          case Op::OpTypeStruct: {
-            auto member = index.constant_value();
-            if (!member || *member < 0 || static_cast<size_t>(*member) + 1 >= type->operands().size()) {
-              return std::nullopt;
-            }
-            auto offset = member_offset(module, *type, static_cast<uint32_t>(*member));
-            target->offset = offset ? plus(target->offset, Polynomial::constant(static_cast<int64_t>(*offset)))
-                                    : std::nullopt;
-            target->pointee_type = type->word(1 + static_cast<size_t>(*member));
-            break;
-          }
-          case Op::OpTypeArray: case Op::OpTypeRuntimeArray: case Op::OpTypeVector: case Op::OpTypeMatrix: {
-            auto stride = element_stride(module, *type);
-            std::optional<Polynomial> step;
-            if (stride) step = index.scaled(static_cast<int64_t>(*stride));
-            target->offset = plus(target->offset, step);
-            target->pointee_type = type->word(1);
-            break;
-          }
-          default:
-            return std::nullopt;
+  std::optional<PointerPath> path = pointer_path(module, pointer);
+  if (!path || path->element_step) return std::nullopt;
+  const ir::Instruction* pointer_type = module.def(path->variable->type_id());
+  if (!pointer_type || pointer_type->opcode() != Op::OpTypePointer) return std::nullopt;
+  PointerTarget target{path->variable->result_id(), Polynomial::constant(0), pointer_type->word(2)};
+  for (uint32_t index_id : path->indices) {
+    const ir::Instruction* type = module.def(target.pointee_type);
+    if (!type) return std::nullopt;
+    const Polynomial& index = values.value(index_id);
+    switch (type->opcode()) {
+      case Op::OpTypeStruct: {
+        auto member = index.constant_value();
+        if (!member || *member < 0 || static_cast<size_t>(*member) + 1 >= type->operands().size()) {
+          return std::nullopt;
         }
+        auto offset = member_offset(module, *type, static_cast<uint32_t>(*member));
+        target.offset = offset ? plus(target.offset, Polynomial::constant(static_cast<int64_t>(*offset)))
+                               : std::nullopt;
+        target.pointee_type = type->word(1 + static_cast<size_t>(*member));
+        break;
       }
-      return target;
+      case Op::OpTypeArray: case Op::OpTypeRuntimeArray: case Op::OpTypeVector: case Op::OpTypeMatrix: {
+        auto stride = element_stride(module, *type);
+        std::optional<Polynomial> step;
+        if (stride) step = index.scaled(static_cast<int64_t>(*stride));
+        target.offset = plus(target.offset, step);
+        target.pointee_type = type->word(1);
+        break;
+      }
+      default:
+        return std::nullopt;
     }
-    default:
-      return std::nullopt;
   }
+  return target;
 }
 
 Accesses::Accesses(const Module& module, const ir::Function& function)

@@ -4,6 +4,7 @@
 #include <deque>
 #include <map>
 
+#include "analyzer/barriers.h"
 #include "analyzer/uniformity.h"
 
 namespace klint {
@@ -11,16 +12,9 @@ namespace klint {
 using spv::Op;
 
 bool is_workgroup_barrier(const Module& module, const ir::Instruction& instruction) {
-  if (instruction.opcode() != Op::OpControlBarrier && instruction.opcode() != Op::OpMemoryBarrier) return false;
-  auto scope = module.constant_value(instruction.word(0));
-  if (!scope) return false;
-  auto s = static_cast<spv::Scope>(*scope);
-  if (instruction.opcode() == Op::OpMemoryBarrier) {
-    auto semantics = module.constant_value(instruction.word(1));
-    if (!semantics || !(*semantics & static_cast<uint32_t>(spv::MemorySemanticsMask::WorkgroupMemory))) return false;
-  }
-  return s == spv::Scope::Workgroup || s == spv::Scope::Device || s == spv::Scope::CrossDevice ||
-         s == spv::Scope::QueueFamily;
+  std::optional<Barrier> barrier = barrier_of(module, instruction);
+  if (!barrier) return false;
+  return barrier->control ? may(barrier->waits_for_workgroup()) : may(barrier->orders_workgroup_memory());
 }
 
 BarrierIntervals::BarrierIntervals(const Module& module, const ir::Function& function)

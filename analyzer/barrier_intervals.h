@@ -24,7 +24,9 @@ namespace klint {
 // workgroup scope or wider (memoryBarrierShared(), GroupMemoryBarrier()). A
 // memory barrier alone does not wait for the other invocations; that is the
 // insufficient-barrier rule's finding, so the race rules treat it as a barrier
-// rather than report the same accesses twice.
+// rather than report the same accesses twice. A barrier whose scope or
+// semantics klint cannot read ends an interval (barriers.h: Unknown never
+// makes a finding).
 bool is_workgroup_barrier(const Module& module, const ir::Instruction& instruction);
 
 struct IntervalAccess {

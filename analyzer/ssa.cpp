@@ -43,6 +43,9 @@ uint32_t stored_once(const Module& module, uint32_t variable) {
   for (const ir::Instruction* use : module.uses(variable)) {
     if (!module.block_of(*use)) continue;  // OpName and other module-level mentions
     spv::Op op = use->opcode();
+    // Debug info (DebugDeclare, DebugValue) names the variable without
+    // touching it; GLSL.std.450's modf and frexp write through their pointer.
+    if (op == spv::Op::OpExtInst && use->ext_inst_type() != SPV_EXT_INST_TYPE_GLSL_STD_450) continue;
     if (op == spv::Op::OpStore && use->word(0) == variable) {
       if (stored) return 0;
       stored = use->word(1);

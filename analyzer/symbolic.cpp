@@ -7,6 +7,7 @@
 #include <numeric>
 #include <unordered_set>
 
+#include "analyzer/pointers.h"
 #include "analyzer/ssa.h"
 #include "analyzer/uniformity.h"
 
@@ -268,17 +269,13 @@ std::optional<std::pair<spv::BuiltIn, uint32_t>> builtin_component(const Module&
     return module.builtin(pointer);
   };
   if (def.opcode() == Op::OpLoad) {
-    const ir::Instruction* pointer = module.def(def.word(2));
-    if (!pointer) return std::nullopt;
-    if (pointer->opcode() == Op::OpVariable) {
-      if (auto builtin = variable_builtin(pointer->result_id())) return std::pair{*builtin, 0u};
-    }
-    if ((pointer->opcode() == Op::OpAccessChain || pointer->opcode() == Op::OpInBoundsAccessChain) &&
-        pointer->operands().size() == 4) {
-      auto builtin = variable_builtin(pointer->word(2));
-      auto component = module.constant_value(pointer->word(3));
-      if (builtin && component && *component < 3) return std::pair{*builtin, static_cast<uint32_t>(*component)};
-    }
+    std::optional<PointerPath> path = pointer_path(module, def.word(2));
+    if (!path || path->element_step || path->indices.size() > 1) return std::nullopt;
+    auto builtin = variable_builtin(path->variable->result_id());
+    if (!builtin) return std::nullopt;
+    if (path->indices.empty()) return std::pair{*builtin, 0u};
+    auto component = module.constant_value(path->indices.front());
+    if (component && *component < 3) return std::pair{*builtin, static_cast<uint32_t>(*component)};
     return std::nullopt;
   }
   if (def.opcode() == Op::OpCompositeExtract && def.operands().size() == 4) {
@@ -427,19 +424,13 @@ uint32_t SymbolicValues::first_constant_load(const ir::Instruction& load) const 
     return load.result_id();
   }
   // The variable and constant indices of the pointer, as a key.
-  std::vector<uint64_t> key;
-  for (const ir::Instruction* step = module_.def(pointer); step;) {
-    if (step->opcode() == Op::OpVariable) {
-      key.push_back(step->result_id());
-      break;
-    }
-    if (step->opcode() != Op::OpAccessChain && step->opcode() != Op::OpInBoundsAccessChain) return load.result_id();
-    for (size_t i = step->operands().size(); i-- > 3;) {
-      auto index = module_.constant_value(step->word(i));
-      if (!index) return load.result_id();
-      key.push_back(*index);
-    }
-    step = module_.def(step->word(2));
+  std::optional<PointerPath> path = pointer_path(module_, pointer);
+  if (!path || path->element_step) return load.result_id();
+  std::vector<uint64_t> key{path->variable->result_id()};
+  for (uint32_t index_id : path->indices) {
+    auto index = module_.constant_value(index_id);
+    if (!index) return load.result_id();
+    key.push_back(*index);
   }
   auto [it, inserted] = state_->constant_loads.try_emplace(key, load.result_id());
   return it->second;

@@ -6,17 +6,13 @@
 
 #include "analyzer/ir/opcodes.h"
 #include "analyzer/module.h"
+#include "analyzer/pointers.h"
 #include "analyzer/ssa.h"
 
 namespace klint {
 namespace {
 
 using spv::Op;
-
-bool is_access_chain(Op op) {
-  return op == Op::OpAccessChain || op == Op::OpInBoundsAccessChain || op == Op::OpPtrAccessChain ||
-         op == Op::OpInBoundsPtrAccessChain || op == Op::OpCopyObject;
-}
 
 // Subgroup operations whose result is the same for every invocation when their
 // operands are: pure functions of a uniform value (broadcasts, shuffles, bit
@@ -140,28 +136,12 @@ const ir::Instruction* Uniformity::divergent_branch(uint32_t block) const {
   return block < blocks_.size() ? blocks_[block] : nullptr;
 }
 
-namespace {
-
-// The variable a pointer is derived from, or nullptr.
-const ir::Instruction* root_variable(const Module& module, uint32_t pointer) {
-  for (int depth = 0; depth < 64; ++depth) {
-    const ir::Instruction* def = module.def(pointer);
-    if (!def) return nullptr;
-    if (def->opcode() == Op::OpVariable) return def;
-    if (!is_access_chain(def->opcode())) return nullptr;
-    pointer = def->word(2);
-  }
-  return nullptr;
-}
-
-}  // namespace
-
 void Uniformity::seed() {
   for (const ir::Block& block : function_.blocks) {
     for (const ir::Instruction& instruction : block.instructions) {
       Op op = instruction.opcode();
       if (op == Op::OpLoad) {
-        const ir::Instruction* variable = root_variable(module_, instruction.word(2));
+        const ir::Instruction* variable = pointer_variable(module_, instruction.word(2));
         if (!variable) continue;
         auto builtin = module_.builtin(variable->result_id());
         if (!builtin) continue;
@@ -211,7 +191,7 @@ bool Uniformity::propagate_value(const ir::Instruction& instruction) {
   uint32_t result = instruction.result_id();
   if (result == 0 || values_.count(result) || instruction.opcode() == Op::OpVariable) return false;
   if (instruction.opcode() == Op::OpLoad) {
-    const ir::Instruction* variable = root_variable(module_, instruction.word(2));
+    const ir::Instruction* variable = pointer_variable(module_, instruction.word(2));
     if (variable) {
       if (auto it = variables_.find(variable->result_id()); it != variables_.end()) {
         return mark(result, {Divergence::Kind::Memory, it->second, {}});
@@ -237,36 +217,6 @@ bool Uniformity::follows_operands(const ir::Instruction& instruction) const {
   return true;
 }
 
-namespace {
-
-// The one store to a Function variable, or nullptr when there are several or
-// the variable escapes (is passed by pointer, or written through a chain).
-const ir::Instruction* single_store(const Module& module, const ir::Instruction& variable) {
-  if (static_cast<spv::StorageClass>(variable.word(2)) != spv::StorageClass::Function) return nullptr;
-  const ir::Instruction* store = nullptr;
-  for (const ir::Instruction* use : module.uses(variable.result_id())) {
-    if (!module.block_of(*use) || use->opcode() == Op::OpExtInst) continue;  // names, debug info
-    switch (use->opcode()) {
-      case Op::OpStore:
-        if (store || use->word(0) != variable.result_id()) return nullptr;
-        store = use;
-        break;
-      case Op::OpLoad:
-        break;
-      case Op::OpAccessChain: case Op::OpInBoundsAccessChain:
-        for (const ir::Instruction* access : module.uses(use->result_id())) {
-          if (access->opcode() != Op::OpLoad) return nullptr;
-        }
-        break;
-      default:
-        return nullptr;
-    }
-  }
-  return store;
-}
-
-}  // namespace
-
 bool Uniformity::is_subgroup_aligned_index(uint32_t id) const {
   // gl_LocalInvocationIndex, or the x component of gl_LocalInvocationID or
   // gl_GlobalInvocationID where x runs through whole subgroups: when the
@@ -290,24 +240,21 @@ bool Uniformity::is_subgroup_aligned_index(uint32_t id) const {
       default:
         return false;
     }
-    uint32_t pointer = def->word(2);
-    const ir::Instruction* chain = module_.def(pointer);
-    if (chain && is_access_chain(chain->opcode()) && chain->opcode() != Op::OpCopyObject) {
-      if (component || chain->operands().size() != 4) return false;
-      auto constant = module_.constant_value(chain->word(3));
+    std::optional<PointerPath> path = pointer_path(module_, def->word(2));
+    if (!path || path->element_step || path->indices.size() > 1) return false;
+    if (!path->indices.empty()) {
+      if (component) return false;
+      auto constant = module_.constant_value(path->indices.front());
       if (!constant) return false;
       component = static_cast<uint32_t>(*constant);
-      pointer = chain->word(2);
     }
-    const ir::Instruction* variable = module_.def(pointer);
-    if (!variable || variable->opcode() != Op::OpVariable) return false;
+    const ir::Instruction* variable = path->variable;
     auto builtin = module_.builtin(variable->result_id());
     if (!builtin) {
       // A local written once, such as the copy of an HLSL entry point's
       // parameter that SSA rewriting leaves behind: follow what was stored.
-      const ir::Instruction* store = single_store(module_, *variable);
-      if (!store) return false;
-      id = store->word(1);
+      id = stored_once(module_, variable->result_id());
+      if (!id) return false;
       continue;
     }
     if (builtin == spv::BuiltIn::LocalInvocationIndex) return !component;
@@ -468,7 +415,7 @@ bool Uniformity::propagate_memory() {
   for (uint32_t b = 0; b < function_.blocks.size(); ++b) {
     for (const ir::Instruction& instruction : function_.blocks[b].instructions) {
       if (instruction.opcode() != Op::OpStore) continue;
-      const ir::Instruction* variable = root_variable(module_, instruction.word(0));
+      const ir::Instruction* variable = pointer_variable(module_, instruction.word(0));
       if (!variable || variables_.count(variable->result_id())) continue;
       auto storage = static_cast<spv::StorageClass>(variable->word(2));
       if (storage != spv::StorageClass::Function && storage != spv::StorageClass::Private) continue;

@@ -6,6 +6,7 @@
 #include <set>
 #include <spirv-tools/libspirv.hpp>
 
+#include "analyzer/barriers.h"
 #include "analyzer/ir/module.h"
 #include "analyzer/ir/opcodes.h"
 #include "analyzer/module.h"
@@ -15,7 +16,6 @@ namespace {
 
 using spv::Op;
 
-constexpr uint64_t kWorkgroupScope = static_cast<uint64_t>(spv::Scope::Workgroup);
 
 // Functions an entry point runs: its own and every callee, transitively.
 std::set<const ir::Function*> reachable_functions(const Module& module, const ir::Function* entry) {
@@ -211,10 +211,11 @@ Barriers count_barriers(const Module& module, const std::set<const ir::Function*
   for (const ir::Function* function : functions) {
     for (const ir::Block& block : function->blocks) {
       for (const ir::Instruction& instruction : block.instructions) {
-        if (instruction.opcode() == Op::OpControlBarrier &&
-            module.constant_value(instruction.word(0)) == kWorkgroupScope) {
+        std::optional<Barrier> barrier = barrier_of(module, instruction);
+        if (!barrier) continue;
+        if (surely(barrier->waits_for_workgroup())) {
           ++barriers.workgroup;
-        } else if (instruction.opcode() == Op::OpMemoryBarrier) {
+        } else if (!barrier->control) {
           ++barriers.memory;
         }
       }

@@ -1,7 +1,8 @@
 #include <deque>
 
-#include "analyzer/uniformity.h"
+#include "analyzer/barriers.h"
 #include "analyzer/loops.h"
+#include "analyzer/uniformity.h"
 #include "rules/rule.h"
 
 namespace klint {
@@ -61,7 +62,8 @@ void main() {
 Conditions on values that are the same for the whole workgroup stay silent:
 `gl_WorkGroupID`, `gl_NumWorkGroups`, push constants, specialization constants,
 uniform buffers, and loads at uniform addresses. A barrier with subgroup
-execution scope is not a workgroup barrier and is not checked here.
+execution scope is not a workgroup barrier and is not checked here, nor is one
+whose execution scope is a specialization constant the host may set.
 
 Known false positive: a condition that the workgroup agrees on by voting
 (each subgroup publishes `subgroupAll(x)` to shared memory, every invocation
@@ -74,9 +76,11 @@ reports the barriers it guards. Silence those lines with
 
 using spv::Op;
 
-bool has_workgroup_execution_scope(const Module& module, const ir::Instruction& barrier) {
-  auto scope = module.constant_value(barrier.word(0));
-  return !scope || *scope == static_cast<uint32_t>(spv::Scope::Workgroup);
+// A barrier the whole workgroup must reach. One whose execution scope is a
+// specialization constant may be a subgroup barrier: not reported.
+bool makes_workgroup_wait(const Module& module, const ir::Instruction& instruction) {
+  std::optional<Barrier> barrier = barrier_of(module, instruction);
+  return barrier && surely(barrier->waits_for_workgroup());
 }
 
 std::string source_name(const Uniformity& uniformity, uint32_t condition) {
@@ -123,7 +127,7 @@ class BarrierInDivergentControlFlow final : public Rule {
         const ir::Instruction* branch = uniformity.divergent_branch(block);
         if (!branch || !cfg.reachable(block)) continue;
         for (const ir::Instruction& barrier : function.blocks[block].instructions) {
-          if (barrier.opcode() != Op::OpControlBarrier || !has_workgroup_execution_scope(module, barrier)) continue;
+          if (!makes_workgroup_wait(module, barrier)) continue;
           report_barrier(module, function, cfg, uniformity, block, barrier, *branch, report);
         }
       }

@@ -8,6 +8,7 @@
 
 #include "analyzer/induction.h"
 #include "analyzer/loops.h"
+#include "analyzer/pointers.h"
 #include "analyzer/ssa.h"
 #include "rules/rule.h"
 
@@ -254,15 +255,14 @@ class Evaluator {
   }
 
   std::optional<Sum> load(const ir::Instruction& load, uint32_t index, int depth) {
-    const ir::Instruction* pointer = module_.def(load.word(2));
-    if (pointer && (pointer->opcode() == Op::OpAccessChain || pointer->opcode() == Op::OpInBoundsAccessChain)) {
-      if (pointer->operands().size() != 4) return std::nullopt;
-      auto at = module_.constant_value(pointer->word(3));
+    std::optional<PointerPath> path = pointer_path(module_, load.word(2));
+    if (!path || path->element_step || path->indices.size() > 1) return std::nullopt;
+    if (!path->indices.empty()) {
+      auto at = module_.constant_value(path->indices.front());
       if (!at || *at > 2) return std::nullopt;
       index = static_cast<uint32_t>(*at);
-      pointer = module_.def(pointer->word(2));
     }
-    if (!pointer || pointer->opcode() != Op::OpVariable) return std::nullopt;
+    const ir::Instruction* pointer = path->variable;
     if (uint32_t stored = stored_once(module_, pointer->result_id())) return component(stored, index, depth + 1);
     auto builtin = module_.builtin(pointer->result_id());
     if (!builtin || index > 2) return std::nullopt;

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "analyzer/loops.h"
+#include "analyzer/pointers.h"
 #include "analyzer/source_names.h"
 #include "analyzer/ssa.h"
 #include "rules/rule.h"
@@ -200,21 +201,9 @@ struct Place {
 };
 
 Place place_of(const Module& module, uint32_t pointer) {
-  std::vector<std::vector<uint32_t>> chains;
-  const ir::Instruction* at = module.def(pointer);
-  while (at && (at->opcode() == Op::OpAccessChain || at->opcode() == Op::OpInBoundsAccessChain)) {
-    std::vector<uint32_t> indices;
-    for (size_t i = 3; i < at->operands().size(); ++i) indices.push_back(at->word(i));
-    chains.push_back(std::move(indices));
-    at = module.def(at->word(2));
-  }
-  Place place;
-  if (!at || at->opcode() != Op::OpVariable) return place;
-  place.variable = at;
-  for (auto chain = chains.rbegin(); chain != chains.rend(); ++chain) {
-    place.indices.insert(place.indices.end(), chain->begin(), chain->end());
-  }
-  return place;
+  std::optional<PointerPath> path = pointer_path(module, pointer);
+  if (!path || path->element_step) return {};
+  return Place{path->variable, std::move(path->indices)};
 }
 
 // Whether `id` is computed, inside the loop, from a value the loop header

@@ -5,7 +5,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analyzer/barriers.h"
 #include "analyzer/ir/opcodes.h"
+#include "analyzer/pointers.h"
 #include "rules/rule.h"
 
 namespace klint {
@@ -97,7 +99,6 @@ void main() {
 
 using spv::Op;
 
-constexpr uint32_t kWorkgroupMemory = static_cast<uint32_t>(spv::MemorySemanticsMask::WorkgroupMemory);
 // Semantics glslang emits, by the functions that emit them (see the table below).
 constexpr uint32_t kSharedSemantics = 0x108;  // AcquireRelease | WorkgroupMemory
 constexpr uint32_t kDeviceSemantics = 0x848;  // AcquireRelease | UniformMemory | ImageMemory
@@ -129,32 +130,28 @@ enum class BarrierKind {
 
 enum class Language { Glsl, Hlsl, Assembly };
 
-// Scopes at least as wide as the workgroup: CrossDevice, Device, Workgroup, QueueFamily.
-bool spans_workgroup(std::optional<uint64_t> scope) {
-  if (!scope) return true;
-  auto s = static_cast<spv::Scope>(*scope);
-  return s == spv::Scope::CrossDevice || s == spv::Scope::Device || s == spv::Scope::Workgroup ||
-         s == spv::Scope::QueueFamily;
-}
-
+// A scope or semantics klint cannot read is trusted to do the whole job
+// (barriers.h: Unknown never makes a finding).
 BarrierKind classify(const Module& module, const ir::Instruction& instruction) {
-  if (instruction.opcode() == Op::OpControlBarrier) {
-    if (!spans_workgroup(module.constant_value(instruction.word(0)))) return BarrierKind::Other;
-    auto semantics = module.constant_value(instruction.word(2));
-    if (!semantics || (*semantics & kWorkgroupMemory)) return BarrierKind::Sufficient;
-    return BarrierKind::WithoutSharedMemory;
+  std::optional<Barrier> barrier = barrier_of(module, instruction);
+  if (!barrier) return BarrierKind::Other;
+  if (barrier->control) {
+    if (may(barrier->synchronizes_workgroup_memory())) return BarrierKind::Sufficient;
+    // A control barrier with a narrower memory scope than the workgroup is
+    // left to the race rules: this rule's finding is the missing semantics.
+    if (may(barrier->waits_for_workgroup()) && barrier->names_workgroup_memory() == Truth::No) {
+      return BarrierKind::WithoutSharedMemory;
+    }
+    return BarrierKind::Other;
   }
-  if (instruction.opcode() == Op::OpMemoryBarrier) {
-    if (!spans_workgroup(module.constant_value(instruction.word(0)))) return BarrierKind::Other;
-    auto semantics = module.constant_value(instruction.word(1));
-    if (!semantics || (*semantics & kWorkgroupMemory)) return BarrierKind::SharedFence;
-  }
-  return BarrierKind::Other;
+  return may(barrier->orders_workgroup_memory()) ? BarrierKind::SharedFence : BarrierKind::Other;
 }
 
-// Trusted: a barrier whose semantics klint cannot read.
-bool has_constant_semantics(const Module& module, const ir::Instruction& barrier) {
-  return module.constant_value(barrier.word(barrier.opcode() == Op::OpControlBarrier ? 2 : 1)).has_value();
+// Only a barrier whose every operand klint reads is reported.
+bool fully_known(const Module& module, const ir::Instruction& instruction) {
+  std::optional<Barrier> barrier = barrier_of(module, instruction);
+  return barrier && barrier->semantics && barrier->memory != Reach::Unknown &&
+         (!barrier->control || barrier->execution != Reach::Unknown);
 }
 
 // What ends a search from a barrier of this kind: the barrier that does the
@@ -210,42 +207,18 @@ uint32_t accessed_pointer(const ir::Instruction& instruction, AccessKind kind) {
   return 0;
 }
 
-// The Workgroup variables a pointer may point into (several through OpPhi or OpSelect).
-void workgroup_roots(const Module& module, uint32_t pointer, std::vector<uint32_t>& roots, int depth = 0) {
-  const ir::Instruction* def = module.def(pointer);
-  if (!def || depth > 64) return;
-  switch (def->opcode()) {
-    case Op::OpVariable:
-      if (module.storage_class(pointer) == spv::StorageClass::Workgroup &&
-          std::find(roots.begin(), roots.end(), pointer) == roots.end()) {
-        roots.push_back(pointer);
-      }
-      return;
-    case Op::OpAccessChain:
-    case Op::OpInBoundsAccessChain:
-    case Op::OpPtrAccessChain:
-    case Op::OpInBoundsPtrAccessChain:
-    case Op::OpCopyObject:
-      workgroup_roots(module, def->word(2), roots, depth + 1);
-      return;
-    case Op::OpSelect:
-      workgroup_roots(module, def->word(3), roots, depth + 1);
-      workgroup_roots(module, def->word(4), roots, depth + 1);
-      return;
-    case Op::OpPhi:
-      for (size_t i = 2; i < def->operands().size(); i += 2) workgroup_roots(module, def->word(i), roots, depth + 1);
-      return;
-    default:
-      return;
-  }
-}
-
 void collect(const Module& module, const ir::Instruction& instruction, AccessKind kind, uint32_t block,
              size_t index, std::vector<Access>& out) {
   uint32_t pointer = accessed_pointer(instruction, kind);
   if (!pointer) return;
+  // The Workgroup variables the pointer may point into (several through
+  // OpPhi, OpSelect or a function parameter).
   std::vector<uint32_t> roots;
-  workgroup_roots(module, pointer, roots);
+  for (const PointerPath& path : pointer_paths(module, pointer)) {
+    uint32_t variable = path.variable->result_id();
+    if (module.storage_class(variable) != spv::StorageClass::Workgroup) continue;
+    if (std::find(roots.begin(), roots.end(), variable) == roots.end()) roots.push_back(variable);
+  }
   for (uint32_t variable : roots) out.push_back({&instruction, variable, pointer, block, index});
 }
 
@@ -346,12 +319,9 @@ std::vector<Access> crossing_accesses(const Module& module, const ir::Function& 
 
 // A pointer to gl_LocalInvocationID (or one of its components) or gl_LocalInvocationIndex.
 bool is_local_invocation_id(const Module& module, uint32_t pointer) {
-  const ir::Instruction* def = module.def(pointer);
-  while (def && (def->opcode() == Op::OpAccessChain || def->opcode() == Op::OpInBoundsAccessChain)) {
-    pointer = def->word(2);
-    def = module.def(pointer);
-  }
-  auto builtin = module.builtin(pointer);
+  const ir::Instruction* variable = pointer_variable(module, pointer);
+  if (!variable) return false;
+  auto builtin = module.builtin(variable->result_id());
   return builtin == spv::BuiltIn::LocalInvocationId || builtin == spv::BuiltIn::LocalInvocationIndex;
 }
 
@@ -467,14 +437,16 @@ std::optional<Crossing> find_crossing(const Module& module, std::vector<Access> 
 }
 
 // The source-level name of a barrier, from its encoding (see the table above).
-std::optional<std::string> barrier_function(const Module& module, const ir::Instruction& barrier, Language language) {
-  auto scope = module.constant_value(barrier.word(barrier.opcode() == Op::OpControlBarrier ? 1 : 0));
-  auto semantics = module.constant_value(barrier.word(barrier.opcode() == Op::OpControlBarrier ? 2 : 1));
-  if (!scope || !semantics) return std::nullopt;
+std::optional<std::string> barrier_function(const Module& module, const ir::Instruction& instruction,
+                                           Language language) {
+  std::optional<Barrier> barrier = barrier_of(module, instruction);
+  if (!barrier || !barrier->memory_scope || !barrier->semantics) return std::nullopt;
+  const std::optional<uint32_t>& scope = barrier->memory_scope;
+  const std::optional<uint32_t>& semantics = barrier->semantics;
   bool device = *scope == static_cast<uint32_t>(spv::Scope::Device) ||
                 *scope == static_cast<uint32_t>(spv::Scope::QueueFamily);
   bool workgroup = *scope == static_cast<uint32_t>(spv::Scope::Workgroup);
-  if (barrier.opcode() == Op::OpControlBarrier) {
+  if (barrier->control) {
     if (language == Language::Hlsl && device && *semantics == kDeviceSemantics) {
       return "DeviceMemoryBarrierWithGroupSync";
     }
@@ -521,7 +493,7 @@ class InsufficientBarrier final : public Rule {
         for (size_t index = 0; index < instructions.size(); ++index) {
           BarrierKind kind = classify(module, instructions[index]);
           if (kind != BarrierKind::WithoutSharedMemory && kind != BarrierKind::SharedFence) continue;
-          if (!has_constant_semantics(module, instructions[index])) continue;
+          if (!fully_known(module, instructions[index])) continue;
           auto writes = crossing_accesses(module, function, cfg, calls, kind, block, index, AccessKind::Write);
           if (writes.empty()) continue;
           auto reads = crossing_accesses(module, function, cfg, calls, kind, block, index, AccessKind::Read);

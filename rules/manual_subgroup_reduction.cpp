@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analyzer/accesses.h"
+#include "analyzer/barriers.h"
 #include "analyzer/ir/opcodes.h"
 #include "analyzer/loops.h"
 #include "analyzer/symbolic.h"
@@ -351,7 +352,7 @@ class ManualSubgroupReduction final : public Rule {
     const ir::Instruction& last = *tree.steps.back().store->instruction;
     if (tree.loop) {
       finding.note(last, fmt::format("each of the {} steps combines two elements with {} here", shape.steps, op.text));
-      if (const ir::Instruction* barrier = barrier_in(function, *tree.loop)) {
+      if (const ir::Instruction* barrier = barrier_in(module, function, *tree.loop)) {
         finding.note(*barrier, "and waits for the whole workgroup here");
       }
     } else {
@@ -361,11 +362,12 @@ class ManualSubgroupReduction final : public Rule {
     finding.fix_title(std::move(fix));
   }
 
-  static const ir::Instruction* barrier_in(const ir::Function& function, const Loop& loop) {
+  static const ir::Instruction* barrier_in(const Module& module, const ir::Function& function, const Loop& loop) {
     for (uint32_t block = 0; block < loop.body.size(); ++block) {
       if (!loop.body[block]) continue;
       for (const ir::Instruction& instruction : function.blocks[block].instructions) {
-        if (instruction.opcode() == Op::OpControlBarrier) return &instruction;
+        std::optional<Barrier> barrier = barrier_of(module, instruction);
+        if (barrier && surely(barrier->waits_for_workgroup())) return &instruction;
       }
     }
     return nullptr;

@@ -8,10 +8,11 @@
 #include <unordered_map>
 #include <utility>
 
-#include "analyzer/uniformity.h"
 #include "analyzer/loops.h"
+#include "analyzer/pointers.h"
 #include "analyzer/source_names.h"
 #include "analyzer/ssa.h"
+#include "analyzer/uniformity.h"
 #include "rules/rule.h"
 
 namespace klint {
@@ -516,15 +517,10 @@ std::vector<const ir::Instruction*> access_chains(const Module& module, uint32_t
 }
 
 // The indices of an access chain from the variable down, through the chains
-// it is built on.
+// it is built on (every chain access_chains() finds leads to its variable).
 std::vector<uint32_t> chain_indices(const Module& module, const ir::Instruction& chain) {
-  std::vector<uint32_t> indices;
-  for (const ir::Instruction* at = &chain; at && is_access_chain(*at); at = module.def(at->word(2))) {
-    std::vector<uint32_t> own;
-    for (size_t i = 3; i < at->operands().size(); ++i) own.push_back(at->word(i));
-    indices.insert(indices.begin(), own.begin(), own.end());
-  }
-  return indices;
+  std::optional<PointerPath> path = pointer_path(module, chain.result_id());
+  return path ? std::move(path->indices) : std::vector<uint32_t>{};
 }
 
 // A table: every write to the variable (its initializer, stores through it

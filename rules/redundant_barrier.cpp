@@ -9,8 +9,10 @@
 
 #include "analyzer/accesses.h"
 #include "analyzer/barrier_intervals.h"
+#include "analyzer/barriers.h"
 #include "analyzer/disjointness.h"
 #include "analyzer/ir/opcodes.h"
+#include "analyzer/pointers.h"
 #include "analyzer/uniformity.h"
 #include "rules/rule.h"
 
@@ -122,30 +124,18 @@ struct Touch {
   bool writes;
 };
 
+// A control barrier the whole workgroup waits at. One whose execution scope
+// klint cannot read is neither reported nor trusted to order anything.
 bool is_workgroup_control_barrier(const Module& module, const ir::Instruction& instruction) {
-  if (instruction.opcode() != Op::OpControlBarrier) return false;
-  auto scope = module.constant_value(instruction.word(0));
-  if (!scope) return false;
-  auto s = static_cast<spv::Scope>(*scope);
-  return s == spv::Scope::Workgroup || s == spv::Scope::Device || s == spv::Scope::CrossDevice ||
-         s == spv::Scope::QueueFamily;
+  std::optional<Barrier> barrier = barrier_of(module, instruction);
+  return barrier && surely(barrier->waits_for_workgroup());
 }
 
 // A Uniform-class pointer is a storage buffer when its block says BufferBlock;
 // when klint cannot find the variable, it may be one.
 bool is_buffer_block(const Module& module, uint32_t pointer) {
-  const ir::Instruction* def = module.def(pointer);
-  for (int depth = 0; def && def->opcode() != Op::OpVariable && depth < 16; ++depth) {
-    switch (def->opcode()) {
-      case Op::OpAccessChain: case Op::OpInBoundsAccessChain: case Op::OpPtrAccessChain:
-      case Op::OpInBoundsPtrAccessChain: case Op::OpCopyObject:
-        def = module.def(def->word(2));
-        break;
-      default:
-        return true;
-    }
-  }
-  if (!def || def->opcode() != Op::OpVariable) return true;
+  const ir::Instruction* def = pointer_variable(module, pointer);
+  if (!def) return true;
   const ir::Instruction* pointer_type = module.def(def->type_id());
   const ir::Instruction* type = pointer_type ? module.def(pointer_type->word(2)) : nullptr;
   while (type && (type->opcode() == Op::OpTypeArray || type->opcode() == Op::OpTypeRuntimeArray)) {
@@ -223,7 +213,7 @@ class CallSummary {
     const ir::Function* function = module_.function(function_id);
     bool result = !function || std::any_of(function->blocks.begin(), function->blocks.end(), [&](const ir::Block& b) {
       return std::any_of(b.instructions.begin(), b.instructions.end(), [&](const ir::Instruction& i) {
-        if (i.opcode() == Op::OpControlBarrier) return true;
+        if (std::optional<Barrier> barrier = barrier_of(module_, i); barrier && barrier->control) return true;
         if (i.opcode() == Op::OpFunctionCall) return call_touches(i);
         return !touches(module_, i).empty();
       });

@@ -11,6 +11,7 @@
 #include "analyzer/accesses.h"
 #include "analyzer/collision.h"
 #include "analyzer/loops.h"
+#include "analyzer/pointers.h"
 #include "analyzer/symbolic.h"
 #include "rules/rule.h"
 
@@ -335,17 +336,14 @@ std::string buffer_name(const Module& module, const MemoryAccess& access) {
     ++member_index;
   }
   if (!type || type->opcode() != Op::OpTypeStruct) return name;
-  const ir::Instruction* step = module.def(access_pointer(access));
-  while (step && (step->opcode() == Op::OpAccessChain || step->opcode() == Op::OpInBoundsAccessChain)) {
-    if (step->word(2) == access.variable) {
-      if (step->operands().size() <= member_index) break;
-      auto member = module.constant_value(step->word(member_index));
-      std::string text = member ? member_name(module, type->result_id(), static_cast<uint32_t>(*member)) : "";
-      return text.empty() ? name : text;
-    }
-    step = module.def(step->word(2));
+  std::optional<PointerPath> path = pointer_path(module, access_pointer(access));
+  const size_t level = member_index - 3;
+  if (!path || path->element_step || path->variable->result_id() != access.variable || path->indices.size() <= level) {
+    return name;
   }
-  return name;
+  auto member = module.constant_value(path->indices[level]);
+  std::string text = member ? member_name(module, type->result_id(), static_cast<uint32_t>(*member)) : "";
+  return text.empty() ? name : text;
 }
 
 // A run-time value as the source names it: the push-constant or uniform

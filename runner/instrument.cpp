@@ -5,7 +5,9 @@
 #include <functional>
 #include <unordered_map>
 
+#include "analyzer/barriers.h"
 #include "analyzer/loops.h"
+#include "analyzer/pointers.h"
 #include "runner/module_edits.h"
 #include "runner/probe.h"
 
@@ -212,24 +214,12 @@ uint32_t Instrumenter::load_builtin(uint32_t variable, bool vector) {
   return emit(Op::OpBitcast, unsigned_type, {ir::id(loaded)});
 }
 
+// The variable a pointer leads to and the indices on the way; an element
+// step of OpPtrAccessChain leaves klint no element to log.
 std::optional<Chain> Instrumenter::follow(uint32_t pointer) const {
-  const ir::Instruction* def = in_.def(pointer);
-  if (!def) return std::nullopt;
-  switch (def->opcode()) {
-    case Op::OpVariable:
-      return Chain{pointer, {}};
-    case Op::OpCopyObject:
-      return follow(def->word(2));
-    case Op::OpAccessChain:
-    case Op::OpInBoundsAccessChain: {
-      std::optional<Chain> chain = follow(def->word(2));
-      if (!chain) return std::nullopt;
-      for (size_t k = 3; k < def->operands().size(); ++k) chain->indices.push_back(def->word(k));
-      return chain;
-    }
-    default:
-      return std::nullopt;
-  }
+  std::optional<PointerPath> path = pointer_path(in_, pointer);
+  if (!path || path->element_step) return std::nullopt;
+  return Chain{path->variable->result_id(), std::move(path->indices)};
 }
 
 uint64_t Instrumenter::scalars(uint32_t type_id) const {
@@ -266,13 +256,9 @@ std::optional<uint32_t> Instrumenter::bytes(uint32_t type_id) const {
 // The barriers the insufficient-barrier rule calls sufficient: they make the
 // workgroup wait and order its workgroup memory. Semantics klint cannot read
 // count, as the rule trusts them.
-bool Instrumenter::orders_workgroup_memory(const ir::Instruction& barrier) const {
-  if (barrier.opcode() != Op::OpControlBarrier) return false;
-  std::optional<uint64_t> execution = in_.constant_value(barrier.word(0));
-  std::optional<uint64_t> semantics = in_.constant_value(barrier.word(2));
-  const bool wide = !execution || (*execution != static_cast<uint32_t>(spv::Scope::Subgroup) &&
-                                   *execution != static_cast<uint32_t>(spv::Scope::Invocation));
-  return wide && (!semantics || (*semantics & static_cast<uint32_t>(spv::MemorySemanticsMask::WorkgroupMemory)));
+bool Instrumenter::orders_workgroup_memory(const ir::Instruction& instruction) const {
+  std::optional<Barrier> barrier = barrier_of(in_, instruction);
+  return barrier && may(barrier->synchronizes_workgroup_memory());
 }
 
 bool Instrumenter::element(const Chain& chain, bool storage, AccessSite& site, uint32_t* element,

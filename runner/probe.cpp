@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstring>
+
+#include "analyzer/pointers.h"
 #include "runner/shadow.h"
 
 namespace klint::runner {
@@ -38,26 +40,6 @@ std::optional<ValueShape> probeable(const Module& module, uint32_t type_id) {
     return std::nullopt;
   }
   return shape;
-}
-
-// The variable a pointer leads back to through access chains, or nullptr.
-const ir::Instruction* root_variable(const Module& module, uint32_t pointer) {
-  for (int depth = 0; depth < 64; ++depth) {
-    const ir::Instruction* def = module.def(pointer);
-    if (!def) return nullptr;
-    switch (def->opcode()) {
-      case Op::OpVariable:
-        return def;
-      case Op::OpAccessChain:
-      case Op::OpInBoundsAccessChain:
-      case Op::OpCopyObject:
-        pointer = def->word(2);
-        break;
-      default:
-        return nullptr;
-    }
-  }
-  return nullptr;
 }
 
 // The name of a variable a probe can name: a Function, Private or Workgroup
@@ -128,7 +110,7 @@ std::optional<ProbeTarget> select_probe(const Module& module, const ProbeRequest
         if (i.opcode() == Op::OpStore) {
           c.store = true;
           c.value = i.word(1);
-          const ir::Instruction* root = root_variable(module, i.word(0));
+          const ir::Instruction* root = pointer_variable(module, i.word(0));
           c.variable = variable_name(module, root);
           c.stored_to = memory_name(module, root);
           const ir::Instruction* def = module.def(c.value);
@@ -140,7 +122,7 @@ std::optional<ProbeTarget> select_probe(const Module& module, const ProbeRequest
           std::optional<ValueShape> shape = probeable(module, i.type_id());
           if (i.opcode() == Op::OpLoad) {
             c.load = true;
-            c.variable = variable_name(module, root_variable(module, i.word(2)));
+            c.variable = variable_name(module, pointer_variable(module, i.word(2)));
             mention(c.variable);
           }
           c.name = own_name(module, i.result_id());

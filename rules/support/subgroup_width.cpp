@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "analyzer/ir/opcodes.h"
+#include "analyzer/pointers.h"
 #include "analyzer/ssa.h"
 #include "analyzer/uniformity.h"
 
@@ -187,14 +188,12 @@ std::optional<BuiltinValue> loaded_builtin(const Module& module, uint32_t id) {
     if (!definition) return std::nullopt;
     switch (definition->opcode()) {
       case Op::OpLoad: {
-        const ir::Instruction* pointer = module.def(definition->word(2));
-        while (pointer && is_access_chain(pointer->opcode())) {
-          if (component < 0 && pointer->operands().size() > 3) {
-            if (auto index = module.constant_value(pointer->word(3))) component = static_cast<int>(*index);
-          }
-          pointer = module.def(pointer->word(2));
+        std::optional<PointerPath> path = pointer_path(module, definition->word(2));
+        if (!path) return std::nullopt;
+        if (component < 0 && !path->indices.empty()) {
+          if (auto index = module.constant_value(path->indices.front())) component = static_cast<int>(*index);
         }
-        if (!pointer || pointer->opcode() != Op::OpVariable) return std::nullopt;
+        const ir::Instruction* pointer = path->variable;
         if (auto builtin = module.builtin(pointer->result_id())) return BuiltinValue{*builtin, component};
         // HLSL entry points copy their built-in parameters into locals that
         // SSA rewriting keeps, being accessed by member.
@@ -292,21 +291,9 @@ const ir::Instruction* SubgroupValues::stored_result(const ir::Instruction& inst
 }
 
 Access access_of(const Module& module, uint32_t pointer) {
-  std::vector<std::vector<uint32_t>> chains;
-  const ir::Instruction* at = module.def(pointer);
-  while (at && is_access_chain(at->opcode()) && at->opcode() != Op::OpPtrAccessChain) {
-    std::vector<uint32_t> indices;
-    for (size_t i = 3; i < at->operands().size(); ++i) indices.push_back(at->word(i));
-    chains.push_back(std::move(indices));
-    at = module.def(at->word(2));
-  }
-  Access access;
-  if (!at || at->opcode() != Op::OpVariable) return access;
-  access.variable = at->result_id();
-  for (auto chain = chains.rbegin(); chain != chains.rend(); ++chain) {
-    access.indices.insert(access.indices.end(), chain->begin(), chain->end());
-  }
-  return access;
+  std::optional<PointerPath> path = pointer_path(module, pointer);
+  if (!path || path->element_step) return {};
+  return Access{path->variable->result_id(), std::move(path->indices)};
 }
 
 const ir::Instruction* array_at(const Module& module, uint32_t variable, size_t level) {

@@ -7,10 +7,13 @@
 
 namespace klint::testing {
 
-std::unique_ptr<Module> module_from_glsl(const std::string& source, bool normalized) {
+namespace {
+
+std::unique_ptr<Module> module_from(const std::string& path, const std::string& source, Language language,
+                                    bool normalized) {
   SourceCache sources;
   CompileOptions options;
-  CompiledShader compiled = compile("test.comp", source, Language::Glsl, options, sources);
+  CompiledShader compiled = compile(path, source, language, options, sources);
   for (const Diagnostic& d : compiled.diagnostics) ADD_FAILURE() << d.location.line << ": " << d.message;
   if (!compiled.ok) return nullptr;
   std::vector<uint32_t> words = compiled.spirv;
@@ -29,7 +32,17 @@ std::unique_ptr<Module> module_from_glsl(const std::string& source, bool normali
     ADD_FAILURE() << "decode: " << error.message;
     return nullptr;
   }
-  return std::make_unique<Module>(std::move(*ir), ModuleOrigin{"test.comp", {}});
+  return std::make_unique<Module>(std::move(*ir), ModuleOrigin{path, {}});
+}
+
+}  // namespace
+
+std::unique_ptr<Module> module_from_glsl(const std::string& source, bool normalized) {
+  return module_from("test.comp", source, Language::Glsl, normalized);
+}
+
+std::unique_ptr<Module> module_from_assembly(const std::string& source) {
+  return module_from("test.spvasm", source, Language::SpirvAssembly, /*normalized=*/false);
 }
 
 }  // namespace klint::testing
