@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -12,11 +13,52 @@
 
 namespace klint::testing {
 
+namespace {
+
+// Where a directive starts: a comment marker, then `expect` or `expect-note`
+// as a whole word. From there to the next directive on the line (or its end)
+// must parse in full.
+const std::regex kDirective(R"((?://|;)\s*expect(-note)?(?![A-Za-z0-9_]))");
+const std::regex kExpect(R"((?://|;)\s*expect(?:@([+-]\d+))?:\s*([a-z0-9-]+)(?:\s+\"([^\"]*)\")?\s*)");
+const std::regex kExpectNote(R"((?://|;)\s*expect-note(?:@([+-]\d+))?:\s*\"([^\"]*)\"\s*)");
+
+// Reads the expect and expect-note directives of one line, in text order.
+void parse_directives(const std::string& line, uint32_t number, Fixture& fixture) {
+  std::smatch start;
+  for (auto pos = line.cbegin(); std::regex_search(pos, line.cend(), start, kDirective); pos = start[0].second) {
+    std::smatch next;
+    auto end = std::regex_search(start[0].second, line.cend(), next, kDirective) ? next[0].first : line.cend();
+    bool is_note = start[1].matched;
+    std::string directive(start[0].first, end);
+    std::smatch m;
+    if (!std::regex_match(start[0].first, end, m, is_note ? kExpectNote : kExpect)) {
+      fixture.errors.push_back(fmt::format("line {}: malformed {}: '{}'", number, is_note ? "expect-note" : "expect",
+                                           directive));
+      continue;
+    }
+    int target = static_cast<int>(number) + (m[1].matched ? std::stoi(m[1].str()) : 0);
+    if (target < 1) {
+      fixture.errors.push_back(fmt::format("line {}: '{}' points before the first line", number, directive));
+      continue;
+    }
+    if (!is_note) {
+      fixture.expectations.push_back({static_cast<uint32_t>(target), m[2].str(), m[3].matched ? m[3].str() : "", {}});
+    } else if (fixture.expectations.empty()) {
+      fixture.errors.push_back(fmt::format("line {}: expect-note with no expect before it: '{}'", number, directive));
+    } else if (m[2].str().empty()) {
+      fixture.errors.push_back(fmt::format("line {}: expect-note with an empty substring pins nothing", number));
+    } else {
+      fixture.expectations.back().notes.push_back({static_cast<uint32_t>(target), m[2].str(), number});
+    }
+  }
+}
+
+}  // namespace
+
 Fixture parse_fixture(const std::string& path, const std::string& text) {
   Fixture fixture;
   fixture.path = path;
   fixture.options.compile.force_compute = false;
-  static const std::regex kExpect(R"((?://|;)\s*expect(?:@([+-]\d+))?:\s*([a-z0-9-]+)(?:\s+\"([^\"]*)\")?)");
   static const std::regex kOptions(R"((?://|;)\s*fixture-options:(.*))");
   std::istringstream lines(text);
   std::string line;
@@ -52,44 +94,113 @@ Fixture parse_fixture(const std::string& path, const std::string& text) {
       }
       continue;
     }
-    for (auto it = std::sregex_iterator(line.begin(), line.end(), kExpect); it != std::sregex_iterator(); ++it) {
-      const std::smatch& m = *it;
-      int offset = m[1].matched ? std::stoi(m[1].str()) : 0;
-      fixture.expectations.push_back({static_cast<uint32_t>(static_cast<int>(number) + offset), m[2].str(),
-                                      m[3].matched ? m[3].str() : ""});
-    }
+    parse_directives(line, number, fixture);
   }
   return fixture;
 }
 
-std::vector<std::string> check_fixture(const Fixture& fixture) {
-  std::vector<std::string> problems = fixture.errors;
-  auto language = language_for_path(fixture.path, false);
-  if (!language) return {fmt::format("{}: not a shader klint lints", fixture.path)};
-  SourceCache sources;
-  FileReport report = lint_file(InputFile{fixture.path, *language, true}, fixture.options, sources);
-  for (const InputMessage& message : report.messages) {
-    problems.push_back(fmt::format("input message: {}", message.reason));
-  }
-  std::vector<bool> met(fixture.expectations.size(), false);
-  for (const Diagnostic& d : report.diagnostics) {
-    bool matched = false;
-    for (size_t i = 0; i < fixture.expectations.size() && !matched; ++i) {
-      const Expectation& e = fixture.expectations[i];
-      if (met[i] || d.location.file != fixture.path || d.location.line != e.line || d.rule->id != e.rule) continue;
-      if (d.message.find(e.message_substring) == std::string::npos) continue;
-      met[i] = matched = true;
+namespace {
+
+bool meets(const Diagnostic& d, const Expectation& e, const std::string& path) {
+  return d.location.file == path && d.location.line == e.line && d.rule->id == e.rule &&
+         d.message.find(e.message_substring) != std::string::npos;
+}
+
+bool meets(const Note& note, const NoteExpectation& e, const std::string& path) {
+  return note.location.file == path && note.location.line == e.line &&
+         note.message.find(e.message_substring) != std::string::npos;
+}
+
+// One note to one expect-note (a maximum matching, so a substring that fits
+// several notes cannot take the only note another expect-note fits); then a
+// line per expect-note left without a note and per note left without one.
+std::vector<std::string> note_problems(const Diagnostic& d, const Expectation& e, const std::string& path) {
+  std::vector<int> note_of(e.notes.size(), -1), expectation_of(d.notes.size(), -1);
+  std::vector<bool> seen;
+  auto augment = [&](auto& self, size_t i) -> bool {
+    for (size_t n = 0; n < d.notes.size(); ++n) {
+      if (seen[n] || !meets(d.notes[n], e.notes[i], path)) continue;
+      seen[n] = true;
+      if (expectation_of[n] < 0 || self(self, static_cast<size_t>(expectation_of[n]))) {
+        expectation_of[n] = static_cast<int>(i);
+        note_of[i] = static_cast<int>(n);
+        return true;
+      }
     }
-    if (!matched) {
-      problems.push_back(fmt::format("unexpected: {}:{}: {} [{}]", d.location.file, d.location.line, d.message,
-                                     d.rule->id));
+    return false;
+  };
+  for (size_t i = 0; i < e.notes.size(); ++i) {
+    seen.assign(d.notes.size(), false);
+    augment(augment, i);
+  }
+  std::string finding = fmt::format("{}:{} [{}]", path, d.location.line, e.rule);
+  std::vector<std::string> problems;
+  for (size_t i = 0; i < e.notes.size(); ++i) {
+    if (note_of[i] >= 0) continue;
+    problems.push_back(fmt::format("missing note: {}:{}: \"{}\" (expect-note on line {}) of the finding at {}", path,
+                                   e.notes[i].line, e.notes[i].message_substring, e.notes[i].written_on, finding));
+  }
+  for (size_t n = 0; n < d.notes.size(); ++n) {
+    if (expectation_of[n] >= 0) continue;
+    const Note& note = d.notes[n];
+    problems.push_back(fmt::format("unexpected note: {}:{}: note: {} (of the finding at {}, whose notes are pinned)",
+                                   note.location.file, note.location.line, note.message, finding));
+  }
+  return problems;
+}
+
+}  // namespace
+
+std::vector<std::string> match_fixture(const Fixture& fixture, const std::vector<Diagnostic>& diagnostics) {
+  std::vector<std::string> problems = fixture.errors;
+  const std::vector<Expectation>& expected = fixture.expectations;
+  std::vector<bool> met(expected.size(), false);
+  std::vector<std::optional<size_t>> match(diagnostics.size());
+  auto take = [&](size_t d, auto&& fits) {
+    for (size_t i = 0; i < expected.size() && !match[d]; ++i) {
+      if (met[i] || !meets(diagnostics[d], expected[i], fixture.path) || !fits(expected[i])) continue;
+      met[i] = true;
+      match[d] = i;
+    }
+  };
+  // Two findings on one line with one rule may both meet two expectations:
+  // an expectation goes first to a finding whose notes it pins exactly, then
+  // to one it does not pin, and only then to one whose notes do not match.
+  for (size_t d = 0; d < diagnostics.size(); ++d) {
+    take(d, [&](const Expectation& e) {
+      return !e.notes.empty() && note_problems(diagnostics[d], e, fixture.path).empty();
+    });
+  }
+  for (size_t d = 0; d < diagnostics.size(); ++d) take(d, [](const Expectation& e) { return e.notes.empty(); });
+  for (size_t d = 0; d < diagnostics.size(); ++d) take(d, [](const Expectation&) { return true; });
+  for (size_t d = 0; d < diagnostics.size(); ++d) {
+    const Diagnostic& diagnostic = diagnostics[d];
+    if (!match[d]) {
+      problems.push_back(fmt::format("unexpected: {}:{}: {} [{}]", diagnostic.location.file, diagnostic.location.line,
+                                     diagnostic.message, diagnostic.rule->id));
+    } else if (!expected[*match[d]].notes.empty()) {
+      for (std::string& problem : note_problems(diagnostic, expected[*match[d]], fixture.path)) {
+        problems.push_back(std::move(problem));
+      }
     }
   }
   for (size_t i = 0; i < met.size(); ++i) {
     if (met[i]) continue;
-    const Expectation& e = fixture.expectations[i];
+    const Expectation& e = expected[i];
     problems.push_back(fmt::format("missing: line {}: {}{}", e.line, e.rule,
                                    e.message_substring.empty() ? "" : " \"" + e.message_substring + "\""));
+  }
+  return problems;
+}
+
+std::vector<std::string> check_fixture(const Fixture& fixture) {
+  auto language = language_for_path(fixture.path, false);
+  if (!language) return {fmt::format("{}: not a shader klint lints", fixture.path)};
+  SourceCache sources;
+  FileReport report = lint_file(InputFile{fixture.path, *language, true}, fixture.options, sources);
+  std::vector<std::string> problems = match_fixture(fixture, report.diagnostics);
+  for (const InputMessage& message : report.messages) {
+    problems.push_back(fmt::format("input message: {}", message.reason));
   }
   return problems;
 }
