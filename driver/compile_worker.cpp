@@ -136,7 +136,18 @@ struct Worker {
 
 class Pool {
  public:
-  void configure(CompileIsolation isolation) { isolation_ = std::move(isolation); }
+  // Idle workers of the previous command end here: a worker is reused only
+  // for the command it was started with.
+  void configure(CompileIsolation isolation) {
+    std::vector<Worker> idle;
+    {
+      std::lock_guard lock(mutex_);
+      isolation_ = std::move(isolation);
+      idle.swap(idle_);
+    }
+    std::string how;
+    for (const Worker& worker : idle) discard(worker, true, &how);
+  }
   const CompileIsolation& isolation() const { return isolation_; }
 
   // An idle worker, or a new one; nullopt with `error` when none can start.

@@ -106,5 +106,20 @@ TEST_F(CompileWorker, AWorkerThatLeavesWithoutAnAnswerIsReported) {
       << assembly.diagnostics[0].message;
 }
 
+// An idle worker of one command is not reused after the command changes:
+// ctest runs each test in a process of its own, so this test makes the change
+// within one.
+TEST_F(CompileWorker, ChangingTheCommandEndsTheIdleWorkers) {
+  set_compile_isolation(CompileIsolation{{KLINT_BINARY, "--compile-worker"}, 60});
+  SourceCache sources;
+  CompiledShader first = compile_isolated("race.comp", kRace, Language::Glsl, CompileOptions{}, sources);
+  set_compile_isolation(CompileIsolation{{"/bin/true"}, 10});
+  CompiledShader second = compile_isolated("race.comp", kRace, Language::Glsl, CompileOptions{}, sources);
+  set_compile_isolation(CompileIsolation{});
+  EXPECT_TRUE(first.ok);
+  ASSERT_EQ(second.diagnostics.size(), 1u);
+  EXPECT_EQ(second.diagnostics[0].message, "the compiler worker ended without an answer (exited with status 0)");
+}
+
 }  // namespace
 }  // namespace klint
