@@ -9,6 +9,7 @@
 #include "analyzer/ir/module.h"
 #include "analyzer/module.h"
 #include "analyzer/normalize.h"
+#include "analyzer/printable.h"
 #include "validate/spirv_val.h"
 
 namespace klint {
@@ -123,7 +124,15 @@ void lint_compiled(const InputFile& input, const LintOptions& options, CompiledS
   std::optional<std::vector<uint32_t>> normalized = normalize(words, env, &normalize_error);
   std::optional<ir::Module> analyzed = normalized ? ir::decode(*normalized, &decode_error) : std::nullopt;
   if (!analyzed) {
-    // Analyses still run on the module as written; only their reach is smaller.
+    // Analyses still run on the module as written; only their reach is
+    // smaller (calls stay calls, locals stay in memory), so say so once.
+    std::string why = normalized ? "its normalized form did not decode: " + decode_error.message : normalize_error;
+    report.messages.push_back(InputMessage{
+        input.path,
+        printable(fmt::format("klint could not normalize the module ({}); it analyzed the module as written, and "
+                              "may find less",
+                              why)),
+        false});
     analyzed = ir::decode(words, &decode_error);
   }
   if (!analyzed) {
