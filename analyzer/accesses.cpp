@@ -111,10 +111,18 @@ Accesses::Accesses(const Module& module, const ir::Function& function)
     if (!cfg.reachable(block)) continue;
     const auto& instructions = function.blocks[block].instructions;
     for (size_t position = 0; position < instructions.size(); ++position) {
+      const size_t first = accesses_.size();
       collect(instructions[position], block, position);
+      if (accesses_.size() > first) by_instruction_.emplace(&instructions[position], std::pair{first, accesses_.size()});
     }
   }
   compute_guards();
+}
+
+std::span<const MemoryAccess> Accesses::of(const ir::Instruction& instruction) const {
+  auto it = by_instruction_.find(&instruction);
+  if (it == by_instruction_.end()) return {};
+  return std::span<const MemoryAccess>(accesses_).subspan(it->second.first, it->second.second - it->second.first);
 }
 
 void Accesses::collect(const ir::Instruction& instruction, uint32_t block, size_t position) {
@@ -123,25 +131,47 @@ void Accesses::collect(const ir::Instruction& instruction, uint32_t block, size_
     add(instruction, block, position, instruction.word(2), MemoryAccess::Kind::Read);
   } else if (op == Op::OpStore) {
     add(instruction, block, position, instruction.word(0), MemoryAccess::Kind::Write);
-  } else if (op == Op::OpCopyMemory) {
+  } else if (op == Op::OpCopyMemory || op == Op::OpCopyMemorySized) {
     add(instruction, block, position, instruction.word(0), MemoryAccess::Kind::Write);
     add(instruction, block, position, instruction.word(1), MemoryAccess::Kind::Read);
   } else if (ir::is_atomic_with_result(op)) {
     add(instruction, block, position, instruction.word(2), MemoryAccess::Kind::Atomic);
-  } else if (op == Op::OpAtomicStore) {
+  } else if (op == Op::OpAtomicStore || op == Op::OpAtomicFlagClear) {
     add(instruction, block, position, instruction.word(0), MemoryAccess::Kind::Atomic);
+  } else if (op == Op::OpCooperativeMatrixLoadNV || op == ir::kOpCooperativeMatrixLoadKHR) {
+    // A tile of rows at a stride: where, klint does not follow.
+    add(instruction, block, position, instruction.word(2), MemoryAccess::Kind::Read, /*whole=*/false);
+  } else if (op == Op::OpCooperativeMatrixStoreNV || op == ir::kOpCooperativeMatrixStoreKHR) {
+    add(instruction, block, position, instruction.word(0), MemoryAccess::Kind::Write, /*whole=*/false);
   }
 }
 
 void Accesses::add(const ir::Instruction& instruction, uint32_t block, size_t position, uint32_t pointer,
-                   MemoryAccess::Kind kind) {
+                   MemoryAccess::Kind kind, bool located) {
   std::optional<spv::StorageClass> storage = module_.storage_class(pointer);
   if (!storage || !tracked(*storage)) return;
-  std::optional<PointerTarget> target = resolve_pointer(module_, values_, pointer);
-  if (!target) return;
+  std::vector<PointerTarget> targets;
+  if (std::optional<PointerTarget> target = resolve_pointer(module_, values_, pointer)) {
+    if (!located) *target = PointerTarget{target->variable, std::nullopt, 0};
+    targets.push_back(*target);
+  } else {
+    // A pointer chosen at run time, or through a step klint does not
+    // follow: the variables it may point into, at offsets unknown.
+    for (const PointerPath& path : pointer_paths(module_, pointer)) {
+      const uint32_t variable = path.variable->result_id();
+      if (std::none_of(targets.begin(), targets.end(), [&](const PointerTarget& t) { return t.variable == variable; })) {
+        targets.push_back(PointerTarget{variable, std::nullopt, 0});
+      }
+    }
+  }
+  for (const PointerTarget& target : targets) add(instruction, block, position, pointer, kind, *storage, target);
+}
+
+void Accesses::add(const ir::Instruction& instruction, uint32_t block, size_t position, uint32_t pointer,
+                   MemoryAccess::Kind kind, spv::StorageClass storage, const PointerTarget& target) {
   // Uniform-class variables are storage buffers only when their block says so.
-  if (*storage == spv::StorageClass::Uniform) {
-    const ir::Instruction* variable = module_.def(target->variable);
+  if (storage == spv::StorageClass::Uniform) {
+    const ir::Instruction* variable = module_.def(target.variable);
     const ir::Instruction* pointer_type = variable ? module_.def(variable->type_id()) : nullptr;
     uint32_t block_type = pointer_type ? pointer_type->word(2) : 0;
     const ir::Instruction* type = module_.def(block_type);
@@ -155,11 +185,12 @@ void Accesses::add(const ir::Instruction& instruction, uint32_t block, size_t po
   access.instruction = &instruction;
   access.block = block;
   access.position = position;
-  access.variable = target->variable;
-  access.storage = *storage;
+  access.variable = target.variable;
+  access.pointer = pointer;
+  access.storage = storage;
   access.kind = kind;
-  access.offset = target->offset;
-  access.width = module_.type_size(target->pointee_type).value_or(0);
+  access.offset = target.offset;
+  access.width = target.pointee_type ? module_.type_size(target.pointee_type).value_or(0) : 0;
   accesses_.push_back(std::move(access));
 }
 

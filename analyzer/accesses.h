@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "analyzer/module.h"
@@ -28,36 +30,18 @@ struct MemoryAccess {
   const ir::Instruction* instruction = nullptr;
   uint32_t block = 0;  // block index in the function
   size_t position = 0;  // index into the block's instructions
-  uint32_t variable = 0;  // the OpVariable the pointer derives from
+  // The OpVariable the pointer derives from. A pointer chosen at an OpSelect,
+  // an OpPhi or a function parameter makes one access per variable it may
+  // point into, each with an unknown offset.
+  uint32_t variable = 0;
+  uint32_t pointer = 0;  // the pointer operand
   spv::StorageClass storage = spv::StorageClass::Workgroup;
   Kind kind = Kind::Read;
   // Bytes from the start of the variable; nullopt when some index is beyond
-  // klint (a pointer chosen at run time, an unknown type).
+  // klint (a pointer chosen at run time, an unknown type, a cooperative
+  // matrix's rows).
   std::optional<Polynomial> offset;
   uint64_t width = 0;  // bytes touched; 0 when unknown
-};
-
-class Accesses {
- public:
-  Accesses(const Module& module, const ir::Function& function);
-
-  const std::vector<MemoryAccess>& all() const { return accesses_; }
-  // The conditions that hold whenever `block` runs: the branch conditions
-  // on the edges that dominate it, where klint can express them.
-  const std::vector<Constraint>& guards(uint32_t block) const { return guards_[block]; }
-
- private:
-  void collect(const ir::Instruction& instruction, uint32_t block, size_t position);
-  void add(const ir::Instruction& instruction, uint32_t block, size_t position, uint32_t pointer,
-           MemoryAccess::Kind kind);
-  void compute_guards();
-  void condition(uint32_t id, bool holds, std::vector<Constraint>& out, int depth) const;
-
-  const Module& module_;
-  const ir::Function& function_;
-  const SymbolicValues& values_;
-  std::vector<MemoryAccess> accesses_;
-  std::vector<std::vector<Constraint>> guards_;
 };
 
 // The root variable of a pointer and the byte offset into it.
@@ -66,6 +50,38 @@ struct PointerTarget {
   std::optional<Polynomial> offset;
   uint32_t pointee_type = 0;
 };
+
+class Accesses {
+ public:
+  Accesses(const Module& module, const ir::Function& function);
+
+  const std::vector<MemoryAccess>& all() const { return accesses_; }
+  // The accesses `instruction` makes (two for OpCopyMemory, one per variable
+  // for a chosen pointer); empty for an instruction of another function.
+  std::span<const MemoryAccess> of(const ir::Instruction& instruction) const;
+  // The conditions that hold whenever `block` runs: the branch conditions
+  // on the edges that dominate it, where klint can express them.
+  const std::vector<Constraint>& guards(uint32_t block) const { return guards_[block]; }
+
+ private:
+  void collect(const ir::Instruction& instruction, uint32_t block, size_t position);
+  // `located`: klint reads the offset from the pointer (not for cooperative
+  // matrices, whose rows lie at a stride).
+  void add(const ir::Instruction& instruction, uint32_t block, size_t position, uint32_t pointer,
+           MemoryAccess::Kind kind, bool located = true);
+  void add(const ir::Instruction& instruction, uint32_t block, size_t position, uint32_t pointer,
+           MemoryAccess::Kind kind, spv::StorageClass storage, const PointerTarget& target);
+  void compute_guards();
+  void condition(uint32_t id, bool holds, std::vector<Constraint>& out, int depth) const;
+
+  const Module& module_;
+  const ir::Function& function_;
+  const SymbolicValues& values_;
+  std::vector<MemoryAccess> accesses_;
+  std::unordered_map<const ir::Instruction*, std::pair<size_t, size_t>> by_instruction_;  // [first, last)
+  std::vector<std::vector<Constraint>> guards_;
+};
+
 std::optional<PointerTarget> resolve_pointer(const Module& module, const SymbolicValues& values, uint32_t pointer);
 
 }  // namespace klint

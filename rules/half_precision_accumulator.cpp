@@ -8,6 +8,7 @@
 #include <set>
 #include <utility>
 
+#include "analyzer/ir/opcodes.h"
 #include "analyzer/loops.h"
 #include "analyzer/pointers.h"
 #include "analyzer/source_names.h"
@@ -90,8 +91,8 @@ there.
 using spv::Op;
 
 // Not in every copy of spirv.hpp11 this builds against (SPV_KHR_cooperative_matrix).
-constexpr auto kOpTypeCooperativeMatrixKHR = static_cast<Op>(4456);
-constexpr auto kOpCooperativeMatrixMulAddKHR = static_cast<Op>(4459);
+using ir::kOpCooperativeMatrixMulAddKHR;
+using ir::kOpTypeCooperativeMatrixKHR;
 
 // The float type of a scalar, vector or cooperative matrix, or nullptr.
 const ir::Instruction* float_component(const Module& module, uint32_t type_id) {

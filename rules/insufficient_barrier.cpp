@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analyzer/accesses.h"
 #include "analyzer/barriers.h"
 #include "analyzer/ir/opcodes.h"
 #include "analyzer/pointers.h"
@@ -103,9 +104,6 @@ using spv::Op;
 constexpr uint32_t kSharedSemantics = 0x108;  // AcquireRelease | WorkgroupMemory
 constexpr uint32_t kDeviceSemantics = 0x848;  // AcquireRelease | UniformMemory | ImageMemory
 constexpr uint32_t kAllSemantics = 0xD48;     // AcquireRelease | UniformMemory | WorkgroupMemory | ImageMemory
-// Not in every spirv.hpp11 this builds against.
-constexpr Op kCooperativeMatrixLoadKHR = static_cast<Op>(4457);
-constexpr Op kCooperativeMatrixStoreKHR = static_cast<Op>(4458);
 
 // What glslang emits (GLSL450 memory model; under `#pragma
 // use_vulkan_memory_model` the Device scopes of memoryBarrierShared() and
@@ -182,44 +180,23 @@ struct Access {
 
 enum class AccessKind { Write, Read };
 
-// The pointer an instruction writes through (Write) or reads through (Read), or 0.
-uint32_t accessed_pointer(const ir::Instruction& instruction, AccessKind kind) {
-  switch (instruction.opcode()) {
-    case Op::OpStore:
-    case Op::OpAtomicStore:
-    case Op::OpAtomicFlagClear:
-    case Op::OpCooperativeMatrixStoreNV:
-      return kind == AccessKind::Write ? instruction.word(0) : 0;
-    case Op::OpLoad:
-    case Op::OpCooperativeMatrixLoadNV:
-      return kind == AccessKind::Read ? instruction.word(2) : 0;
-    case Op::OpCopyMemory:
-    case Op::OpCopyMemorySized:
-      return instruction.word(kind == AccessKind::Write ? 0 : 1);
-    default:
-      break;
-  }
-  if (ir::is_atomic_read_modify_write(instruction.opcode())) {
-    return kind == AccessKind::Write ? instruction.word(2) : 0;
-  }
-  if (instruction.opcode() == kCooperativeMatrixStoreKHR) return kind == AccessKind::Write ? instruction.word(0) : 0;
-  if (instruction.opcode() == kCooperativeMatrixLoadKHR) return kind == AccessKind::Read ? instruction.word(2) : 0;
-  return 0;
-}
-
+// The workgroup accesses `instruction` makes of `kind`: writes are stores,
+// atomics that write and the destination of a copy; reads are loads and the
+// source of a copy. A pointer that may point into several variables (through
+// OpPhi, OpSelect or a function parameter) reaches each.
 void collect(const Module& module, const ir::Instruction& instruction, AccessKind kind, uint32_t block,
              size_t index, std::vector<Access>& out) {
-  uint32_t pointer = accessed_pointer(instruction, kind);
-  if (!pointer) return;
-  // The Workgroup variables the pointer may point into (several through
-  // OpPhi, OpSelect or a function parameter).
-  std::vector<uint32_t> roots;
-  for (const PointerPath& path : pointer_paths(module, pointer)) {
-    uint32_t variable = path.variable->result_id();
-    if (module.storage_class(variable) != spv::StorageClass::Workgroup) continue;
-    if (std::find(roots.begin(), roots.end(), variable) == roots.end()) roots.push_back(variable);
+  const ir::Block* owner = module.block_of(instruction);
+  const ir::Function* function = owner ? module.function_of(*owner) : nullptr;
+  if (!function) return;
+  for (const MemoryAccess& access : module.accesses(*function).of(instruction)) {
+    if (access.storage != spv::StorageClass::Workgroup) continue;
+    const bool writes = access.kind == MemoryAccess::Kind::Write ||
+                        (access.kind == MemoryAccess::Kind::Atomic && instruction.opcode() != Op::OpAtomicLoad);
+    const bool reads = access.kind == MemoryAccess::Kind::Read;
+    if (!(kind == AccessKind::Write ? writes : reads)) continue;
+    out.push_back({&instruction, access.variable, access.pointer, block, index});
   }
-  for (uint32_t variable : roots) out.push_back({&instruction, variable, pointer, block, index});
 }
 
 // What a called function does, callees included. Normalization inlines every

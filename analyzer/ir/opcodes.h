@@ -5,6 +5,12 @@
 
 namespace klint::ir {
 
+// SPV_KHR_cooperative_matrix, not in every spirv.hpp11 klint builds against.
+inline constexpr spv::Op kOpTypeCooperativeMatrixKHR = static_cast<spv::Op>(4456);
+inline constexpr spv::Op kOpCooperativeMatrixLoadKHR = static_cast<spv::Op>(4457);
+inline constexpr spv::Op kOpCooperativeMatrixStoreKHR = static_cast<spv::Op>(4458);
+inline constexpr spv::Op kOpCooperativeMatrixMulAddKHR = static_cast<spv::Op>(4459);
+
 // Atomics that read and write (OpAtomicIAdd, OpAtomicExchange, ...).
 bool is_atomic_read_modify_write(spv::Op op);
 // Those and OpAtomicLoad: every atomic that yields a value.

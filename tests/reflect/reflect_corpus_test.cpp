@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "analyzer/barriers.h"
 #include "analyzer/frontend.h"
 #include "analyzer/workgroup_memory.h"
 #include "driver/reflect_command.h"
@@ -57,10 +58,8 @@ TEST_P(ReflectCorpus, AgreesWithTheAnalyses) {
     for (const ir::Function& function : module.functions()) {
       for (const ir::Block& block : function.blocks) {
         for (const ir::Instruction& instruction : block.instructions) {
-          if (instruction.opcode() == spv::Op::OpControlBarrier &&
-              module.constant_value(instruction.word(0)) == static_cast<uint32_t>(spv::Scope::Workgroup)) {
-            ++barriers;
-          }
+          std::optional<Barrier> barrier = barrier_of(module, instruction);
+          if (barrier && may(barrier->waits_for_workgroup())) ++barriers;
         }
       }
     }
