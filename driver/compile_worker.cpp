@@ -16,78 +16,36 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "driver/report_json.h"
+#include "analyzer/isolation.h"
 
 extern char** environ;
 
 namespace klint {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using isolation::Clock;
 using nlohmann::json;
 
-// Frames on the socket: an 8-byte length, then that many bytes of CBOR.
-// CBOR rather than JSON text: a shader's bytes need not be UTF-8, and CBOR
-// carries strings as they are.
-bool write_all(int fd, const void* data, size_t size) {
-  const auto* p = static_cast<const char*>(data);
-  while (size > 0) {
-    const ssize_t n = send(fd, p, size, MSG_NOSIGNAL);  // a dead worker is an error, not SIGPIPE
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    p += n;
-    size -= static_cast<size_t>(n);
-  }
-  return true;
-}
+// The worker's messages, CBOR in isolation frames: CBOR rather than JSON
+// text, since a shader's bytes need not be UTF-8. Both ends are one binary,
+// but a worker left from an older klint (a long-running editor session across
+// an upgrade) must be told apart, not misread.
+constexpr int kProtocolVersion = 1;
 
-bool write_frame(int fd, const json& message) {
-  const std::vector<uint8_t> bytes = json::to_cbor(message);
-  const uint64_t size = bytes.size();
-  return write_all(fd, &size, sizeof size) && write_all(fd, bytes.data(), bytes.size());
-}
+bool write_message(int fd, const json& message) { return isolation::write_frame(fd, json::to_cbor(message)); }
 
-// Reads exactly `size` bytes before `deadline` (none: wait as long as it
-// takes). False at end of file, on an error or past the deadline (`timed_out`).
-bool read_all(int fd, void* data, size_t size, std::optional<Clock::time_point> deadline, bool* timed_out) {
-  auto* p = static_cast<char*>(data);
-  while (size > 0) {
-    if (deadline) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - Clock::now()).count();
-      if (left <= 0) {
-        *timed_out = true;
-        return false;
-      }
-      pollfd waiting{fd, POLLIN, 0};
-      const int ready = poll(&waiting, 1, static_cast<int>(std::min<long long>(left, 1 << 30)));
-      if (ready < 0 && errno == EINTR) continue;
-      if (ready == 0) continue;  // the deadline is checked again
-      if (ready < 0) return false;
-    }
-    const ssize_t n = read(fd, p, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    p += n;
-    size -= static_cast<size_t>(n);
-  }
-  return true;
-}
-
-// A frame larger than this is not one klint wrote.
-constexpr uint64_t kMaxFrameBytes = uint64_t{1} << 32;
-
-std::optional<json> read_frame(int fd, std::optional<Clock::time_point> deadline, bool* timed_out) {
-  uint64_t size = 0;
-  if (!read_all(fd, &size, sizeof size, deadline, timed_out) || size > kMaxFrameBytes) return std::nullopt;
-  std::vector<uint8_t> bytes(size);
-  if (!read_all(fd, bytes.data(), bytes.size(), deadline, timed_out)) return std::nullopt;
-  json message = json::from_cbor(bytes, true, false);
+std::optional<json> read_message(int fd, std::optional<Clock::time_point> deadline, isolation::ReadEnd* end) {
+  isolation::Frame frame = isolation::read_frame(fd, deadline);
+  *end = frame.end;
+  if (frame.end != isolation::ReadEnd::Complete) return std::nullopt;
+  json message = json::from_cbor(frame.bytes, true, false);
   if (message.is_discarded()) return std::nullopt;
   return message;
 }
 
 json request_json(const std::string& path, const std::string& text, Language language, const CompileOptions& options) {
-  return json{{"path", path},
+  return json{{"version", kProtocolVersion},
+              {"path", path},
               {"text", text},
               {"language", static_cast<int>(language)},
               {"include_dirs", options.include_dirs},
@@ -97,29 +55,93 @@ json request_json(const std::string& path, const std::string& text, Language lan
               {"entry_point", options.entry_point}};
 }
 
-json response_json(const std::string& path, const CompiledShader& compiled) {
-  FileReport report{path, compiled.diagnostics, {}, {}, compiled.files};
+json location_json(const Location& location) {
+  return json{{"file", location.file},       {"line", location.line},       {"column", location.column},
+              {"end_column", location.end_column}, {"excerpt", location.excerpt}, {"token", location.token}};
+}
+
+Location location_from_json(const json& value) {
+  Location location;
+  location.file = value.at("file").get<std::string>();
+  location.line = value.at("line").get<uint32_t>();
+  location.column = value.at("column").get<uint32_t>();
+  location.end_column = value.at("end_column").get<uint32_t>();
+  location.excerpt = value.at("excerpt").get<std::string>();
+  location.token = value.at("token").get<std::string>();
+  return location;
+}
+
+// What compiling reports: compile errors and undecodable SPIR-V.
+const RuleInfo* front_end_rule(const std::string& id) {
+  for (const RuleInfo* rule : {&kCompileError, &kInvalidSpirv, &kInternalError}) {
+    if (rule->id == id) return rule;
+  }
+  return nullptr;
+}
+
+// The answer, with the text of every file the shader included as the worker
+// read it: excerpts show what was compiled, not what is on disk later.
+json response_json(const CompiledShader& compiled, SourceCache& sources) {
   std::vector<uint8_t> spirv(compiled.spirv.size() * 4);
   if (!spirv.empty()) std::memcpy(spirv.data(), compiled.spirv.data(), spirv.size());
-  json response{{"ok", compiled.ok},
+  json diagnostics = json::array();
+  for (const Diagnostic& d : compiled.diagnostics) {
+    json notes = json::array();
+    for (const Note& note : d.notes) notes.push_back({{"location", location_json(note.location)}, {"message", note.message}});
+    diagnostics.push_back({{"rule", d.rule ? std::string(d.rule->id) : ""},
+                           {"severity", static_cast<int>(d.severity)},
+                           {"message", d.message},
+                           {"location", location_json(d.location)},
+                           {"notes", std::move(notes)},
+                           {"fix_title", d.fix_title}});
+  }
+  json files = json::array();
+  for (const std::string& path : compiled.files) {
+    const SourceFile* file = sources.get(path);
+    files.push_back({{"path", path}, {"text", file ? json(file->text()) : json(nullptr)}});
+  }
+  json response{{"version", kProtocolVersion},
+                {"ok", compiled.ok},
                 {"spirv", json::binary(std::move(spirv))},
-                {"report", report_to_json(report)},
+                {"diagnostics", std::move(diagnostics)},
+                {"files", std::move(files)},
                 {"assembly_lines", compiled.assembly_lines}};
   if (compiled.non_compute_stage) response["non_compute_stage"] = *compiled.non_compute_stage;
   return response;
 }
 
-std::optional<CompiledShader> compiled_from_json(const json& response, std::string* error) {
+std::optional<CompiledShader> compiled_from_json(const json& response, SourceCache& sources, std::string* error) {
   try {
+    if (response.at("version").get<int>() != kProtocolVersion) {
+      *error = fmt::format("it speaks version {} of the protocol, not {}", response.at("version").get<int>(),
+                           kProtocolVersion);
+      return std::nullopt;
+    }
     CompiledShader compiled;
     compiled.ok = response.at("ok").get<bool>();
     const std::vector<uint8_t>& spirv = response.at("spirv").get_binary();
     compiled.spirv.resize(spirv.size() / 4);
     if (!compiled.spirv.empty()) std::memcpy(compiled.spirv.data(), spirv.data(), compiled.spirv.size() * 4);
-    std::optional<FileReport> report = report_from_json(response.at("report"), error);
-    if (!report) return std::nullopt;
-    compiled.diagnostics = std::move(report->diagnostics);
-    compiled.files = std::move(report->files);
+    for (const json& d : response.at("diagnostics")) {
+      Diagnostic diagnostic;
+      diagnostic.rule = front_end_rule(d.at("rule").get<std::string>());
+      if (!diagnostic.rule) {
+        *error = "a finding of unknown rule '" + d.at("rule").get<std::string>() + "'";
+        return std::nullopt;
+      }
+      diagnostic.severity = static_cast<Severity>(d.at("severity").get<int>());
+      diagnostic.message = d.at("message").get<std::string>();
+      diagnostic.location = location_from_json(d.at("location"));
+      for (const json& note : d.at("notes")) {
+        diagnostic.notes.push_back({location_from_json(note.at("location")), note.at("message").get<std::string>()});
+      }
+      diagnostic.fix_title = d.at("fix_title").get<std::string>();
+      compiled.diagnostics.push_back(std::move(diagnostic));
+    }
+    for (const json& file : response.at("files")) {
+      compiled.files.push_back(file.at("path").get<std::string>());
+      if (!file.at("text").is_null()) sources.add(compiled.files.back(), file.at("text").get<std::string>());
+    }
     compiled.assembly_lines = response.at("assembly_lines").get<std::vector<uint32_t>>();
     if (response.contains("non_compute_stage")) compiled.non_compute_stage = response["non_compute_stage"];
     return compiled;
@@ -148,7 +170,7 @@ class Pool {
     std::string how;
     for (const Worker& worker : idle) discard(worker, true, &how);
   }
-  const CompileIsolation& isolation() const { return isolation_; }
+  const CompileIsolation& config() const { return isolation_; }
 
   // An idle worker, or a new one; nullopt with `error` when none can start.
   std::optional<Worker> take(std::string* error) {
@@ -168,20 +190,13 @@ class Pool {
     idle_.push_back(worker);
   }
 
-  // Ends a worker that failed. Returns the signal that killed it, 0 when it
+  // Ends a worker that failed. Returns the signal that ended it, 0 when it
   // exited; `how` says which ("exited with status 1").
   static int discard(Worker worker, bool kill_it, std::string* how) {
     close(worker.fd);
-    if (kill_it) kill(worker.pid, SIGKILL);
-    int status = 0;
-    while (waitpid(worker.pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (WIFSIGNALED(status)) {
-      *how = fmt::format("signal {}, {}", WTERMSIG(status), strsignal(WTERMSIG(status)));
-      return WTERMSIG(status);
-    }
-    *how = WIFEXITED(status) ? fmt::format("exited with status {}", WEXITSTATUS(status)) : "ended";
-    return 0;
+    const int status = kill_it ? isolation::kill_and_reap(worker.pid) : isolation::reap(worker.pid);
+    *how = isolation::describe_status(status);
+    return isolation::ending_signal(status);
   }
 
  private:
@@ -234,28 +249,26 @@ void set_compile_isolation(CompileIsolation isolation) { pool().configure(std::m
 
 CompiledShader compile_isolated(const std::string& path, const std::string& text, Language language,
                                 const CompileOptions& options, SourceCache& sources) {
-  const CompileIsolation& isolation = pool().isolation();
-  if (isolation.command.empty() || (language != Language::Glsl && language != Language::Hlsl)) {
+  const CompileIsolation& config = pool().config();
+  if (config.command.empty() || (language != Language::Glsl && language != Language::Hlsl)) {
     return compile(path, text, language, options, sources);
   }
   std::string error;
   std::optional<Worker> worker = pool().take(&error);
   if (!worker) return failed(path, error);
-  const auto deadline =
-      Clock::now() + std::chrono::milliseconds(static_cast<int64_t>(isolation.timeout_seconds * 1000));
-  bool timed_out = false;
+  isolation::ReadEnd end = isolation::ReadEnd::Error;
   std::optional<json> response;
-  if (write_frame(worker->fd, request_json(path, text, language, options))) {
-    response = read_frame(worker->fd, deadline, &timed_out);
+  if (write_message(worker->fd, request_json(path, text, language, options))) {
+    response = read_message(worker->fd, isolation::deadline_in(config.timeout_seconds), &end);
   }
   if (!response) {
     // Killed in any case: one that closed its end but runs on is not waited for.
     std::string how;
     const int signal = Pool::discard(*worker, true, &how);
     const char* front_end = language == Language::Hlsl ? "HLSL" : "GLSL";
-    if (timed_out) {
+    if (end == isolation::ReadEnd::TimedOut) {
       return failed(path, fmt::format("glslang's {} front end did not finish compiling this file within {:g} s",
-                                      front_end, isolation.timeout_seconds));
+                                      front_end, config.timeout_seconds));
     }
     if (signal != 0 && signal != SIGKILL) {
       return failed(path, fmt::format("glslang's {} front end crashed compiling this file ({}); klint cannot lint it",
@@ -263,7 +276,7 @@ CompiledShader compile_isolated(const std::string& path, const std::string& text
     }
     return failed(path, fmt::format("the compiler worker ended without an answer ({})", how));
   }
-  std::optional<CompiledShader> compiled = compiled_from_json(*response, &error);
+  std::optional<CompiledShader> compiled = compiled_from_json(*response, sources, &error);
   if (!compiled) {
     std::string how;
     Pool::discard(*worker, true, &how);
@@ -271,32 +284,35 @@ CompiledShader compile_isolated(const std::string& path, const std::string& text
   }
   pool().give_back(*worker);
   sources.add(path, text);
-  for (const std::string& file : compiled->files) sources.get(file);
   return std::move(*compiled);
 }
 
 int run_compile_worker(int fd) {
   while (true) {
-    bool timed_out = false;
-    std::optional<json> request = read_frame(fd, std::nullopt, &timed_out);
+    isolation::ReadEnd end = isolation::ReadEnd::Error;
+    std::optional<json> request = read_message(fd, std::nullopt, &end);
     if (!request) return 0;  // klint closed the socket: done
     CompiledShader compiled;
+    SourceCache sources;
     std::string path;
     try {
       path = request->at("path").get<std::string>();
+      if (request->at("version").get<int>() != kProtocolVersion) {
+        throw std::runtime_error(fmt::format("version {} of the protocol, not {}", request->at("version").get<int>(),
+                                             kProtocolVersion));
+      }
       CompileOptions options;
       options.include_dirs = request->at("include_dirs").get<std::vector<std::string>>();
       options.defines = request->at("defines").get<std::vector<std::pair<std::string, std::string>>>();
       options.target_env = static_cast<TargetEnv>(request->at("target_env").get<int>());
       options.force_compute = request->at("force_compute").get<bool>();
       options.entry_point = request->at("entry_point").get<std::string>();
-      SourceCache sources;
       compiled = compile(path, request->at("text").get<std::string>(),
                          static_cast<Language>(request->at("language").get<int>()), options, sources);
-    } catch (const json::exception& e) {
+    } catch (const std::exception& e) {
       compiled = failed(path, std::string("a compile request klint cannot read: ") + e.what());
     }
-    if (!write_frame(fd, response_json(path, compiled))) return 1;
+    if (!write_message(fd, response_json(compiled, sources))) return 1;
   }
 }
 

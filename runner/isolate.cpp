@@ -17,10 +17,10 @@
 #include <iostream>
 #include <optional>
 
+#include "analyzer/isolation.h"
+
 namespace klint::runner {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // The child's outcome as bytes: fixed-width integers in host order (both ends
 // are the same binary), strings and byte vectors prefixed by their length.
@@ -140,34 +140,10 @@ std::optional<ExecuteOutcome> deserialize(const std::vector<uint8_t>& bytes) {
   // on-disk shader cache does not key on it: a kernel compiled at one width
   // would run at that width under every other.
   if (std::getenv("LP_NATIVE_VECTOR_WIDTH")) setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
-  const std::vector<uint8_t> bytes = serialize(execute(spirv, entry_point, harness, options.execute));
-  size_t written = 0;
-  while (written < bytes.size()) {
-    ssize_t n = write(out, bytes.data() + written, bytes.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) _exit(3);
-    written += static_cast<size_t>(n);
-  }
+  if (!isolation::write_frame(out, serialize(execute(spirv, entry_point, harness, options.execute)))) _exit(3);
   // _exit, not exit: the parent's atexit handlers and stdio buffers are not
   // the child's to run, nor LeakSanitizer's report of the driver's memory.
   _exit(0);
-}
-
-int remaining_ms(Clock::time_point deadline) {
-  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-  return static_cast<int>(std::clamp<int64_t>(left, 0, 1 << 30));
-}
-
-// Waits for the child until the deadline; nullopt when it is still running.
-std::optional<int> wait_until(pid_t pid, Clock::time_point deadline) {
-  for (;;) {
-    int status = 0;
-    pid_t done = waitpid(pid, &status, WNOHANG);
-    if (done == pid) return status;
-    if (done < 0 && errno != EINTR) return 0;
-    if (Clock::now() >= deadline) return std::nullopt;
-    usleep(2000);
-  }
 }
 
 IsolatedRun verdict(Verdict verdict, std::string message) { return {verdict, std::move(message), {}}; }
@@ -182,8 +158,7 @@ IsolatedRun run_isolated(const std::vector<uint32_t>& spirv, const std::string& 
   std::cout.flush();
   std::cerr.flush();
   std::fflush(nullptr);
-  const auto timeout = std::chrono::duration<double>(options.timeout_seconds);
-  const Clock::time_point deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(timeout);
+  const isolation::Clock::time_point deadline = isolation::deadline_in(options.timeout_seconds);
   pid_t pid = fork();
   if (pid < 0) {
     close(fds[0]);
@@ -196,37 +171,23 @@ IsolatedRun run_isolated(const std::vector<uint32_t>& spirv, const std::string& 
   }
   close(fds[1]);
 
-  std::vector<uint8_t> bytes;
-  bool eof = false;
-  while (!eof) {
-    pollfd poll_fd{fds[0], POLLIN, 0};
-    int ready = poll(&poll_fd, 1, remaining_ms(deadline));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) break;  // the deadline, or poll failed: either way the child goes
-    uint8_t chunk[65536];
-    ssize_t n = read(fds[0], chunk, sizeof chunk);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      eof = true;
-    } else {
-      bytes.insert(bytes.end(), chunk, chunk + n);
-    }
-  }
+  // A child that crashes or exits early closes the pipe: its status says why.
+  isolation::Frame frame = isolation::read_frame(fds[0], deadline);
   close(fds[0]);
-  std::optional<int> status = eof ? wait_until(pid, deadline) : std::nullopt;
+  std::optional<int> status = frame.end == isolation::ReadEnd::TimedOut ? std::nullopt
+                                                                         : isolation::wait_until(pid, deadline);
   if (!status) {
-    kill(pid, SIGKILL);
-    while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
-    }
+    isolation::kill_and_reap(pid);
     return verdict(Verdict::TimedOut, fmt::format("timed out after {:g} s", options.timeout_seconds));
   }
-  if (WIFSIGNALED(*status)) {
-    const int signal = WTERMSIG(*status);
+  if (const int signal = isolation::ending_signal(*status)) {
     return verdict(Verdict::Crashed, fmt::format("crashed (signal {}, {})", signal, strsignal(signal)));
   }
   if (!WIFEXITED(*status) || WEXITSTATUS(*status) != 0) {
     return verdict(Verdict::Failed, fmt::format("the child exited with status {}", WEXITSTATUS(*status)));
   }
+  if (frame.end != isolation::ReadEnd::Complete) return verdict(Verdict::Failed, "the child's result is truncated");
+  const std::vector<uint8_t>& bytes = frame.bytes;
   std::optional<ExecuteOutcome> outcome = deserialize(bytes);
   if (!outcome) return verdict(Verdict::Failed, "the child's result is truncated");
   switch (outcome->status) {

@@ -106,6 +106,38 @@ TEST_F(CompileWorker, AWorkerThatLeavesWithoutAnAnswerIsReported) {
       << assembly.diagnostics[0].message;
 }
 
+// The worker's messages carry a protocol version: a worker that speaks
+// another (one left from an older klint) is refused, not misread. This stand-in
+// answers {"version": 2} in CBOR, framed, on the worker's socket (fd 3).
+TEST_F(CompileWorker, AnAnswerInAnotherProtocolVersionIsRefused) {
+  set_compile_isolation(CompileIsolation{
+      {"/bin/bash", "-c", R"(printf '\x0a\x00\x00\x00\x00\x00\x00\x00\xa1\x67version\x02' >&3; sleep 10)"}, 10});
+  SourceCache sources;
+  CompiledShader compiled = compile_isolated("race.comp", kRace, Language::Glsl, CompileOptions{}, sources);
+  set_compile_isolation(CompileIsolation{});
+  EXPECT_FALSE(compiled.ok);
+  ASSERT_EQ(compiled.diagnostics.size(), 1u);
+  EXPECT_EQ(compiled.diagnostics[0].message,
+            "the compiler worker's answer is not one klint reads: it speaks version 2 of the protocol, not 1");
+}
+
+// The texts of included files come back from the worker as it compiled them.
+TEST_F(CompileWorker, IncludedTextsComeFromTheWorker) {
+  write("common.h", "#define TILE 16\n");
+  const std::string main = "#version 450\n#include \"common.h\"\nlayout(local_size_x = TILE) in;\nvoid main() {}\n";
+  set_compile_isolation(CompileIsolation{{KLINT_BINARY, "--compile-worker"}, 60});
+  SourceCache sources;
+  CompiledShader compiled =
+      compile_isolated(path("main.comp").string(), main, Language::Glsl, CompileOptions{}, sources);
+  set_compile_isolation(CompileIsolation{});
+  ASSERT_TRUE(compiled.ok);
+  ASSERT_EQ(compiled.files.size(), 2u);
+  std::filesystem::remove(path("common.h"));  // what the parent shows is what was compiled
+  const SourceFile* included = sources.get(compiled.files[1]);
+  ASSERT_NE(included, nullptr) << compiled.files[1];
+  EXPECT_EQ(included->text(), "#define TILE 16\n");
+}
+
 // An idle worker of one command is not reused after the command changes:
 // ctest runs each test in a process of its own, so this test makes the change
 // within one.
