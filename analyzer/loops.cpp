@@ -2,9 +2,96 @@
 
 #include <algorithm>
 
+#include "analyzer/ssa.h"
+
 namespace klint {
 
 using spv::Op;
+
+namespace {
+
+// Deep enough for any index expression a person writes; bounds the walk of
+// long chains of loop-carried arithmetic.
+constexpr int kInvariantDepth = 32;
+
+// Instructions whose result depends on nothing but their operands.
+bool is_pure(Op op) {
+  switch (op) {
+    case Op::OpIAdd:
+    case Op::OpISub:
+    case Op::OpIMul:
+    case Op::OpUDiv:
+    case Op::OpSDiv:
+    case Op::OpUMod:
+    case Op::OpSMod:
+    case Op::OpSRem:
+    case Op::OpSNegate:
+    case Op::OpShiftLeftLogical:
+    case Op::OpShiftRightLogical:
+    case Op::OpShiftRightArithmetic:
+    case Op::OpBitwiseAnd:
+    case Op::OpBitwiseOr:
+    case Op::OpBitwiseXor:
+    case Op::OpNot:
+    case Op::OpBitcast:
+    case Op::OpUConvert:
+    case Op::OpSConvert:
+    case Op::OpConvertUToF:
+    case Op::OpConvertSToF:
+    case Op::OpConvertFToU:
+    case Op::OpConvertFToS:
+    case Op::OpCopyObject:
+    case Op::OpCompositeExtract:
+    case Op::OpCompositeConstruct:
+    case Op::OpCompositeInsert:
+    case Op::OpVectorShuffle:
+    case Op::OpSelect:
+    case Op::OpIEqual:
+    case Op::OpINotEqual:
+    case Op::OpULessThan:
+    case Op::OpULessThanEqual:
+    case Op::OpUGreaterThan:
+    case Op::OpUGreaterThanEqual:
+    case Op::OpSLessThan:
+    case Op::OpSLessThanEqual:
+    case Op::OpSGreaterThan:
+    case Op::OpSGreaterThanEqual:
+    case Op::OpLogicalAnd:
+    case Op::OpLogicalOr:
+    case Op::OpLogicalNot:
+    case Op::OpAccessChain:
+    case Op::OpInBoundsAccessChain:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool invariant(const Module& module, const Cfg& cfg, const Loop& loop, uint32_t id, int depth) {
+  if (depth > kInvariantDepth) return false;
+  uint32_t value = copied_value(module, id);
+  const ir::Instruction* definition = module.def(value);
+  if (!definition) return false;
+  int block = block_index(module, cfg, *definition);
+  if (block < 0) return true;  // constants, global variables, parameters
+  if (!loop.body[static_cast<uint32_t>(block)]) return true;
+  if (definition->opcode() == Op::OpLoad) {
+    auto storage = module.storage_class(definition->word(2));
+    bool read_only = storage == spv::StorageClass::Input || storage == spv::StorageClass::PushConstant;
+    return read_only && invariant(module, cfg, loop, definition->word(2), depth + 1);
+  }
+  if (!is_pure(definition->opcode())) return false;
+  for (uint32_t input : definition->input_ids()) {
+    if (!invariant(module, cfg, loop, input, depth + 1)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool is_loop_invariant(const Module& module, const Cfg& cfg, const Loop& loop, uint32_t id) {
+  return invariant(module, cfg, loop, id, 0);
+}
 
 std::vector<Loop> find_loops(const Module& module, const ir::Function& function) {
   const Cfg& cfg = module.cfg(function);

@@ -29,4 +29,9 @@ bool is_loop_branch(const ir::Function& function, const Cfg& cfg, uint32_t block
 
 bool in_loop(const Module& module, const Cfg& cfg, const Loop& loop, const ir::Instruction& instruction);
 
+// Whether `id` has the same value on every iteration of `loop`: defined
+// outside it, or computed inside it without side effects from such values and
+// from loads of memory no invocation writes (Input, PushConstant).
+bool is_loop_invariant(const Module& module, const Cfg& cfg, const Loop& loop, uint32_t id);
+
 }  // namespace klint

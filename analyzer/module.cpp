@@ -7,6 +7,7 @@
 
 #include "analyzer/accesses.h"
 #include "analyzer/collision.h"
+#include "analyzer/loops.h"
 #include "analyzer/symbolic.h"
 #include "analyzer/uniformity.h"
 
@@ -18,6 +19,7 @@ struct Module::FunctionAnalyses {
   std::unique_ptr<DominatorTree> dominators;
   std::unique_ptr<DominatorTree> post_dominators;
   std::unique_ptr<ControlDependence> control_dependence;
+  std::optional<std::vector<Loop>> loops;
   std::unique_ptr<Uniformity> uniformity;
   std::unique_ptr<SymbolicValues> symbolic;
   std::unique_ptr<Accesses> accesses;
@@ -507,6 +509,12 @@ const ControlDependence& Module::control_dependence(const ir::Function& function
     a.control_dependence = std::make_unique<ControlDependence>(a.cfg, post_dominators(function));
   }
   return *a.control_dependence;
+}
+
+const std::vector<Loop>& Module::loops(const ir::Function& function) const {
+  FunctionAnalyses& a = analyses(function);
+  if (!a.loops) a.loops = find_loops(*this, function);
+  return *a.loops;
 }
 
 const Uniformity& Module::uniformity(const ir::Function& function) const {

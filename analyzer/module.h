@@ -19,6 +19,7 @@ namespace klint {
 
 class Accesses;
 class CollisionFinder;
+struct Loop;
 class SymbolicValues;
 class Uniformity;
 
@@ -118,6 +119,8 @@ class Module {
   const DominatorTree& dominators(const ir::Function& function) const;
   const DominatorTree& post_dominators(const ir::Function& function) const;
   const ControlDependence& control_dependence(const ir::Function& function) const;
+  // The structured loops, innermost first (loops.h).
+  const std::vector<Loop>& loops(const ir::Function& function) const;
   // Uniformity across the invocations of a workgroup.
   const Uniformity& uniformity(const ir::Function& function) const;
   const SymbolicValues& symbolic(const ir::Function& function) const;

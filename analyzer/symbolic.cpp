@@ -7,6 +7,7 @@
 #include <numeric>
 #include <unordered_set>
 
+#include "analyzer/loops.h"
 #include "analyzer/pointers.h"
 #include "analyzer/ssa.h"
 #include "analyzer/uniformity.h"
@@ -221,6 +222,9 @@ SymbolicValues::SymbolicValues(const Module& module, const ir::Function& functio
           break;
         default:
           continue;
+      }
+      for (const Loop& loop : module.loops(function)) {
+        if (loop.header == header) induction.invariant_step = is_loop_invariant(module, cfg, loop, induction.step_value);
       }
       state_->inductions.emplace(phi.result_id(), induction);
     }

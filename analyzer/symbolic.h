@@ -97,6 +97,10 @@ struct Induction {
   uint32_t update = 0;   // the SSA id flowing back
   enum class Step { Add, Multiply, ShiftLeft, ShiftRight, Divide, Other } step = Step::Other;
   uint32_t step_value = 0;  // SSA id of the step operand
+  // The step is the same on every iteration: `i += 4`, `i += n`, not `i += data[i]`.
+  bool invariant_step = false;
+  // `i = start; ...; i += step` with an invariant step: a counting loop.
+  bool counts() const { return step == Step::Add && invariant_step; }
 };
 
 // Concrete values for symbols, for evaluating a form at one invocation.

@@ -6,10 +6,10 @@
 #include <set>
 #include <string>
 
-#include "analyzer/induction.h"
 #include "analyzer/loops.h"
 #include "analyzer/pointers.h"
 #include "analyzer/ssa.h"
+#include "analyzer/symbolic.h"
 #include "rules/rule.h"
 
 namespace klint {
@@ -383,9 +383,9 @@ struct Spelling {
 
 // The name of the local variable a loop counter is, from the store glslang
 // keeps of its update; empty when there is none.
-std::string counter_name(const Module& module, const InductionVariable& variable) {
-  for (const ir::Instruction* use : module.uses(variable.update->result_id())) {
-    if (use->opcode() != Op::OpStore || use->word(1) != variable.update->result_id()) continue;
+std::string counter_name(const Module& module, const Induction& variable) {
+  for (const ir::Instruction* use : module.uses(variable.update)) {
+    if (use->opcode() != Op::OpStore || use->word(1) != variable.update) continue;
     const ir::Instruction* pointer = module.def(use->word(0));
     if (!pointer || pointer->opcode() != Op::OpVariable) continue;
     std::string name = module.name(pointer->result_id());
@@ -396,7 +396,7 @@ std::string counter_name(const Module& module, const InductionVariable& variable
 
 struct Mismatch {
   const Loop* loop;
-  const InductionVariable* variable;
+  const Induction* variable;
   Shape start;  // GlobalId or LocalId
   int dim;
   std::vector<Read> start_reads;
@@ -410,8 +410,13 @@ class GridStrideMismatch final : public Rule {
     for (const EntryPoint& entry : module.entry_points()) {
       if (!entry.function || !entry.workgroup_size) continue;
       Evaluator evaluator(module, *entry.workgroup_size);
-      for (const Loop& loop : find_loops(module, *entry.function)) {
-        for (const InductionVariable& variable : find_induction_variables(module, *entry.function, loop)) {
+      const SymbolicValues& values = module.symbolic(*entry.function);
+      for (const Loop& loop : module.loops(*entry.function)) {
+        for (const ir::Instruction& phi : entry.function->blocks[loop.header].instructions) {
+          if (phi.opcode() != Op::OpPhi) continue;
+          const Induction* counting = values.induction(phi.result_id());
+          if (!counting || !counting->counts()) continue;
+          const Induction& variable = *counting;
           auto mismatch = find_mismatch(evaluator, loop, variable);
           if (!mismatch || bounded_per_workgroup(module, *entry.function, loop)) continue;
           report_mismatch(module, evaluator, *mismatch, report);
@@ -423,9 +428,9 @@ class GridStrideMismatch final : public Rule {
 
  private:
   static std::optional<Mismatch> find_mismatch(Evaluator& evaluator, const Loop& loop,
-                                               const InductionVariable& variable) {
-    auto step = evaluator.evaluate(variable.step);
-    auto start = evaluator.evaluate(variable.init);
+                                               const Induction& variable) {
+    auto step = evaluator.evaluate(variable.step_value);
+    auto start = evaluator.evaluate(variable.initial);
     if (!step || !start) return std::nullopt;
     for (int dim = 0; dim < 3; ++dim) {
       if (is_shape(evaluator, start->sum, Shape::GlobalId, dim) &&
@@ -455,7 +460,7 @@ class GridStrideMismatch final : public Rule {
     std::string loop = counter.empty() ? "grid-stride loop" : fmt::format("grid-stride loop over '{}'", counter);
     Location at = module.nearest_location(*mismatch.loop->merge);
     at.token = counter;
-    Location step = module.nearest_location(*mismatch.variable->update);
+    Location step = module.nearest_location(*module.def(mismatch.variable->update));
     step.token = counter;
 
     bool overlap = mismatch.start == Shape::GlobalId;

@@ -1,10 +1,13 @@
-// Induction variables, probed per loop of main in the order of their headers:
-// what each starts at and steps by.
+// Counting induction variables (SymbolicValues::induction with counts()),
+// probed per loop of main in the order of their headers: what each starts at
+// and steps by.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "analyzer/induction.h"
+#include "analyzer/loops.h"
+#include "analyzer/ssa.h"
+#include "analyzer/symbolic.h"
 #include "tests/support/compile.h"
 
 namespace klint::testing {
@@ -26,14 +29,17 @@ std::string probe(const std::string& body) {
   };
   std::string out;
   for (const ir::Function& function : module->functions()) {
-    std::vector<Loop> loops = find_loops(*module, function);
+    std::vector<Loop> loops = module->loops(function);
     std::sort(loops.begin(), loops.end(), [](const Loop& a, const Loop& b) { return a.header < b.header; });
+    const SymbolicValues& values = module->symbolic(function);
     for (const Loop& loop : loops) {
       if (!out.empty()) out += "|";
       std::vector<std::string> variables;
-      for (const InductionVariable& variable : find_induction_variables(*module, function, loop)) {
-        EXPECT_EQ(variable.update->opcode(), spv::Op::OpIAdd);
-        variables.push_back(describe(variable.init) + "+" + describe(variable.step));
+      for (const ir::Instruction& phi : function.blocks[loop.header].instructions) {
+        const Induction* variable = phi.opcode() == spv::Op::OpPhi ? values.induction(phi.result_id()) : nullptr;
+        if (!variable || !variable->counts()) continue;
+        EXPECT_EQ(module->def(variable->update)->opcode(), spv::Op::OpIAdd);
+        variables.push_back(describe(copied_value(*module, variable->initial)) + "+" + describe(variable->step_value));
       }
       for (size_t i = 0; i < variables.size(); ++i) out += (i ? "," : "") + variables[i];
     }
