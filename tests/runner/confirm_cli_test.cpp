@@ -1,16 +1,23 @@
-// klint --confirm on the failing fixtures of the six rules a run can show:
-// each finding's verdict, closed-world (the fixtures whose loops run to a
-// push constant take their shapes from the klint.toml beside them). Then
+// klint --confirm on the fixtures of the six rules a run can show, one run per
+// rule folder: each finding's verdict as the fixture writes it after the rule
+// id, closed-world (the fixtures whose loops run to a push constant take their
+// shapes from the klint.toml beside them). Then
 // the clean kernels, which must get no verdict at all, and kernels that hang
 // or that the instrumented run cannot run.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <tuple>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "tests/runner/kernels.h"
+#include "tests/support/fixture.h"
 #include "tests/support/run.h"
 #include "tests/support/scratch.h"
 
@@ -19,78 +26,11 @@ namespace {
 
 using testing::run_klint;
 
-struct Verdict {
-  std::string file;  // under tests/rules
-  uint32_t line;
-  std::string status;
-};
-
-const std::vector<Verdict> kExpected = {
-    {"shared-memory-race/bad_broadcast_without_second_barrier.comp", 17, "confirmed"},
-    {"shared-memory-race/bad_every_lane_writes_subgroup_slot.comp", 11, "confirmed"},
-    {"shared-memory-race/bad_groupshared_neighbour.hlsl", 9, "confirmed"},
-    {"shared-memory-race/bad_neighbour_read.comp", 11, "confirmed"},
-    {"shared-memory-race/bad_spec_workgroup_neighbour.comp", 14, "confirmed"},
-    {"shared-memory-race/bad_warp_synchronous_reduction.comp", 20, "confirmed"},
-    {"shared-memory-race/bad_warp_synchronous_reduction.comp", 21, "confirmed"},
-    {"shared-memory-race/bad_warp_synchronous_reduction.comp", 22, "confirmed"},
-    {"shared-memory-race/bad_warp_synchronous_reduction.comp", 23, "confirmed"},
-    {"shared-memory-race/bad_warp_synchronous_reduction.comp", 24, "confirmed"},
-    {"shared-memory-race/bad_write_after_read_next_iteration.comp", 12, "confirmed"},
-    {"insufficient-barrier/bad_assembly_no_semantics.spvasm", 31, "confirmed"},
-    {"insufficient-barrier/bad_control_barrier_buffer_semantics.comp", 13, "confirmed"},
-    {"insufficient-barrier/bad_group_memory_barrier.hlsl", 9, "confirmed"},
-    {"insufficient-barrier/bad_group_memory_barrier_reduction.comp", 12, "confirmed"},
-    {"insufficient-barrier/bad_group_memory_barrier_reduction.comp", 15, "confirmed"},
-    {"insufficient-barrier/bad_helper_with_early_return.comp", 16, "confirmed"},
-    {"insufficient-barrier/bad_loop_back_edge.comp", 15, "confirmed"},
-    {"insufficient-barrier/bad_seed_device_barrier.hlsl", 12, "confirmed"},
-    {"insufficient-barrier/bad_shared_barrier_alone.comp", 13, "confirmed"},
-    {"insufficient-barrier/bad_single_writer.comp", 10, "confirmed"},
-    {"insufficient-barrier/bad_vulkan_memory_model.comp", 12, "confirmed"},
-    {"uninitialized-shared-read/bad_array_larger_than_workgroup.comp", 14, "confirmed"},
-    {"uninitialized-shared-read/bad_guarded_fill_then_tree_reduction.comp", 16, "confirmed"},
-    {"uninitialized-shared-read/bad_missing_halo.comp", 13, "confirmed"},
-    {"uninitialized-shared-read/bad_read_before_write.hlsl", 8, "confirmed"},
-    {"grid-stride-mismatch/bad_dispatch_thread_id.hlsl", 8, "confirmed"},
-    {"grid-stride-mismatch/bad_group_index.hlsl", 9, "confirmed"},
-    {"grid-stride-mismatch/bad_local_id_dispatch_step.comp", 12, "confirmed"},
-    {"grid-stride-mismatch/bad_rows_along_y.comp", 12, "confirmed"},
-    {"grid-stride-mismatch/bad_seed_elementwise.comp", 19, "confirmed"},
-    {"grid-stride-mismatch/bad_seed_elementwise.comp", 24, "confirmed"},
-    {"grid-stride-mismatch/bad_seed_reduction.comp", 16, "confirmed"},
-    {"grid-stride-mismatch/bad_spec_constant.comp", 10, "confirmed"},
-    {"grid-stride-mismatch/bad_spec_constant.comp", 14, "confirmed"},
-    {"grid-stride-mismatch/bad_vector_and_signed.comp", 11, "confirmed"},
-    {"grid-stride-mismatch/bad_vector_and_signed.comp", 15, "confirmed"},
-    {"grid-stride-mismatch/bad_workgroup_id_times_size.comp", 10, "confirmed"},
-    {"grid-stride-mismatch/bad_workgroup_id_times_size.comp", 15, "confirmed"},
-    {"subgroup-size-assumed/bad_first_invocations.comp", 15, "confirmed"},
-    {"subgroup-size-assumed/bad_global_id_atomic.comp", 12, "confirmed"},
-    {"subgroup-size-assumed/bad_last_lane.comp", 12, "confirmed"},
-    {"subgroup-size-assumed/bad_seed_simd_reduction.comp", 15, "confirmed"},
-    {"subgroup-size-assumed/bad_seed_simd_reduction.comp", 16, "confirmed"},
-    {"subgroup-size-assumed/bad_shift_mask.comp", 12, "confirmed"},
-    {"subgroup-size-assumed/bad_shift_mask.comp", 13, "confirmed"},
-    {"subgroup-size-assumed/bad_subgroup_base.comp", 10, "confirmed"},
-    {"subgroup-size-assumed/bad_wave_lane.hlsl", 9, "confirmed"},
-    {"subgroup-size-assumed/bad_wave_lane.hlsl", 10, "confirmed"},
-    {"subgroup-size-assumed/bad_wave_lane.hlsl", 14, "confirmed"},
-    {"subgroup-count-assumed/bad_groupshared.hlsl", 10, "confirmed"},
-    {"subgroup-count-assumed/bad_groupshared.hlsl", 14, "confirmed"},
-    {"subgroup-count-assumed/bad_guard_read.comp", 18, "confirmed"},
-    {"subgroup-count-assumed/bad_lane_reads.comp", 17, "confirmed"},
-    {"subgroup-count-assumed/bad_partial_8.comp", 13, "confirmed"},
-    {"subgroup-count-assumed/bad_partial_8.comp", 17, "confirmed"},
-    {"subgroup-count-assumed/bad_seed_simd_groups.comp", 19, "confirmed"},
-    {"subgroup-count-assumed/bad_seed_simd_groups.comp", 24, "confirmed"},
-    {"subgroup-count-assumed/bad_seed_warp_size_1024.comp", 20, "confirmed"},
-    {"subgroup-count-assumed/bad_spec_constant_workgroup.comp", 13, "confirmed"},
-};
-
-std::string rule_of(const std::string& file) { return file.substr(0, file.find('/')); }
-
-class Confirm : public ::testing::TestWithParam<std::string> {};
+// The rules a run can show, and so the rule folders whose fixtures carry
+// verdicts.
+const std::vector<std::string> kConfirmable = {"shared-memory-race",    "insufficient-barrier",
+                                               "uninitialized-shared-read", "grid-stride-mismatch",
+                                               "subgroup-size-assumed", "subgroup-count-assumed"};
 
 // The verdicts are lavapipe's, where three subgroup sizes can be tried: a GPU
 // runs the one it has, and on NVIDIA's 32 the kernels that assume 32 are right.
@@ -99,20 +39,64 @@ bool on_lavapipe() {
   return lavapipe;
 }
 
-TEST_P(Confirm, EachFindingGetsItsVerdict) {
-  if (!on_lavapipe()) GTEST_SKIP() << "the table holds lavapipe's verdicts";
-  const std::string file = GetParam();
-  const std::string path = std::string(KLINT_SOURCE_DIR) + "/tests/rules/" + file;
-  testing::KlintRun run =
-      run_klint({"--no-cache", "--confirm", "--format", "json", "--select", rule_of(file), path}, "", 120);
-  ASSERT_EQ(run.exit_code, 1) << run.err;
-  nlohmann::json report = nlohmann::json::parse(run.out);
-  std::multiset<std::pair<uint32_t, std::string>> seen, expected;
-  for (const nlohmann::json& finding : report["findings"]) {
+// The arguments of a fixture's `// fixture-options:` lines.
+std::vector<std::string> fixture_options(const std::string& text) {
+  static const std::regex line(R"(//\s*fixture-options:(.*))");
+  std::vector<std::string> options;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), line); it != std::sregex_iterator(); ++it) {
+    std::istringstream words((*it)[1].str());
+    for (std::string word; words >> word;) options.push_back(word);
+  }
+  return options;
+}
+
+using Seen = std::multiset<std::tuple<std::string, uint32_t, std::string>>;  // file, line, verdict
+
+class Confirm : public ::testing::TestWithParam<std::string> {};
+
+// One run of klint --confirm over the rule's fixture folder; each finding's
+// verdict, as `// expect: RULE VERDICT` in the fixtures names it,
+// closed-world: a finding of the rule in a fixture needs its verdict written.
+TEST_P(Confirm, EachFindingGetsTheVerdictItsFixtureNames) {
+  if (!on_lavapipe()) GTEST_SKIP() << "the fixtures hold lavapipe's verdicts";
+  const std::string rule = GetParam();
+  const std::string folder = std::string(KLINT_SOURCE_DIR) + "/tests/rules/" + rule;
+  Seen expected;
+  // One run per set of fixture options (--target=...), each over its files.
+  std::map<std::vector<std::string>, std::vector<std::string>> runs;
+  for (const std::string& path : testing::fixture_files(folder)) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    testing::Fixture fixture = testing::parse_fixture(path, text.str());
+    ASSERT_TRUE(fixture.errors.empty()) << path << ": " << fixture.errors.front();
+    const std::string name = std::filesystem::path(path).filename().string();
+    for (const testing::Expectation& e : fixture.expectations) {
+      if (e.rule != rule) continue;
+      EXPECT_FALSE(e.verdict.empty()) << path << ":" << e.line << ": a finding of " << rule
+                                      << " needs its --confirm verdict after the rule id";
+      expected.insert({name, e.line, e.verdict});
+    }
+    runs[fixture_options(text.str())].push_back(path);
+  }
+  std::vector<nlohmann::json> findings;
+  for (const auto& [options, paths] : runs) {
+    std::vector<std::string> args{"--no-cache", "--confirm", "--format", "json", "--select", rule};
+    args.insert(args.end(), options.begin(), options.end());
+    args.insert(args.end(), paths.begin(), paths.end());
+    testing::KlintRun run = run_klint(args, "", 600);
+    ASSERT_TRUE(run.exit_code == 0 || run.exit_code == 1) << run.err;
+    const nlohmann::json report = nlohmann::json::parse(run.out);
+    for (const nlohmann::json& finding : report["findings"]) findings.push_back(finding);
+  }
+  Seen seen;
+  for (const nlohmann::json& finding : findings) {
     const nlohmann::json& c = finding["confirmation"];
     ASSERT_TRUE(c.is_object()) << finding.dump();
-    const std::string status = c["status"];
-    seen.insert({finding["location"]["line"].get<uint32_t>(), status});
+    std::string status = c["status"];
+    std::replace(status.begin(), status.end(), ' ', '-');
+    const std::string file = std::filesystem::path(finding["location"]["file"].get<std::string>()).filename();
+    seen.insert({file, finding["location"]["line"].get<uint32_t>(), status});
     EXPECT_FALSE(c["summary"].get<std::string>().empty());
     EXPECT_FALSE(c["details"].empty());
     if (status == "confirmed") {
@@ -126,19 +110,10 @@ TEST_P(Confirm, EachFindingGetsItsVerdict) {
       }
     }
   }
-  for (const Verdict& v : kExpected) {
-    if (v.file == file) expected.insert({v.line, v.status});
-  }
-  EXPECT_EQ(seen, expected) << run.out;
+  EXPECT_EQ(seen, expected);
 }
 
-std::vector<std::string> fixture_files() {
-  std::set<std::string> files;
-  for (const Verdict& v : kExpected) files.insert(v.file);
-  return {files.begin(), files.end()};
-}
-
-INSTANTIATE_TEST_SUITE_P(Fixtures, Confirm, ::testing::ValuesIn(fixture_files()),
+INSTANTIATE_TEST_SUITE_P(Rules, Confirm, ::testing::ValuesIn(kConfirmable),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            std::string name = info.param;
                            for (char& c : name) {
@@ -147,18 +122,16 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, Confirm, ::testing::ValuesIn(fixture_files())
                            return name;
                          });
 
-// Every bad fixture of the six rules is in the table: a new fixture needs a verdict.
-TEST(Confirm, TableCoversEveryFailingFixture) {
-  std::set<std::string> listed;
-  for (const Verdict& v : kExpected) listed.insert(v.file);
-  for (const char* rule : {"shared-memory-race", "insufficient-barrier", "uninitialized-shared-read",
-                           "grid-stride-mismatch", "subgroup-size-assumed", "subgroup-count-assumed"}) {
-    for (const auto& entry :
-         std::filesystem::directory_iterator(std::string(KLINT_SOURCE_DIR) + "/tests/rules/" + rule)) {
-      const std::string name = entry.path().filename().string();
-      if (name.starts_with("bad_")) {
-        EXPECT_TRUE(listed.count(std::string(rule) + "/" + name)) << rule << "/" << name;
-      }
+// Verdicts are written only for the rules a run can show.
+TEST(Confirm, OnlyConfirmableRulesCarryVerdicts) {
+  for (const std::string& path : testing::fixture_files(std::string(KLINT_SOURCE_DIR) + "/tests/rules")) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    for (const testing::Expectation& e : testing::parse_fixture(path, text.str()).expectations) {
+      if (e.verdict.empty()) continue;
+      EXPECT_NE(std::find(kConfirmable.begin(), kConfirmable.end(), e.rule), kConfirmable.end())
+          << path << ":" << e.line << ": no run can show " << e.rule;
     }
   }
 }

@@ -19,7 +19,8 @@ namespace {
 // as a whole word. From there to the next directive on the line (or its end)
 // must parse in full.
 const std::regex kDirective(R"((?://|;)\s*expect(-note)?(?![A-Za-z0-9_]))");
-const std::regex kExpect(R"((?://|;)\s*expect(?:@([+-]\d+))?:\s*([a-z0-9-]+)(?:\s+\"([^\"]*)\")?\s*)");
+const std::regex kExpect(
+    R"((?://|;)\s*expect(?:@([+-]\d+))?:\s*([a-z0-9-]+)(?:\s+(confirmed|not-reproduced|not-runnable))?(?:\s+\"([^\"]*)\")?\s*)");
 const std::regex kExpectNote(R"((?://|;)\s*expect-note(?:@([+-]\d+))?:\s*\"([^\"]*)\"\s*)");
 
 // Reads the expect and expect-note directives of one line, in text order.
@@ -42,7 +43,8 @@ void parse_directives(const std::string& line, uint32_t number, Fixture& fixture
       continue;
     }
     if (!is_note) {
-      fixture.expectations.push_back({static_cast<uint32_t>(target), m[2].str(), m[3].matched ? m[3].str() : "", {}});
+      fixture.expectations.push_back(
+          {static_cast<uint32_t>(target), m[2].str(), m[4].matched ? m[4].str() : "", {}, m[3].matched ? m[3].str() : ""});
     } else if (fixture.expectations.empty()) {
       fixture.errors.push_back(fmt::format("line {}: expect-note with no expect before it: '{}'", number, directive));
     } else if (m[2].str().empty()) {

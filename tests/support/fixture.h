@@ -24,6 +24,10 @@
 // expect-notes after their expect on its own line: no code line moves.
 //   x = tile[i + 1];  // expect: shared-memory-race "reads tile[1]" // expect-note@-1: "writes tile[1] here"
 //
+// For the rules a run can show, the verdict of `klint --confirm` follows the
+// rule id (tests/runner/confirm_cli_test.cpp checks it, closed-world):
+//   x = tile[i + 1];  // expect: shared-memory-race confirmed "reads tile[1]"
+//
 // Directives are strict: an `expect` or `expect-note` that does not parse,
 // carries trailing text, or (expect-note) has no expect before it or an empty
 // substring is a fixture error, so a typo cannot silently unpin a finding.
@@ -47,6 +51,9 @@ struct Expectation {
   std::string rule;
   std::string message_substring;
   std::vector<NoteExpectation> notes;  // empty: the finding's notes are unchecked
+  // What `klint --confirm` concludes: "confirmed", "not-reproduced" or
+  // "not-runnable"; empty when the fixture names none. Linting ignores it.
+  std::string verdict;
 };
 
 struct Fixture {

@@ -4,7 +4,7 @@ cbuffer Params : register(b1) { uint n; };
 
 [numthreads(64, 1, 1)]
 void main(uint3 dtid : SV_DispatchThreadID) {
-    // expect@+1: grid-stride-mismatch "starts at the global invocation id but steps by the workgroup size (64)"
+    // expect@+1: grid-stride-mismatch confirmed "starts at the global invocation id but steps by the workgroup size (64)"
     for (uint i = dtid.x; i < n; i += 64) {
         data[i] = data[i] * 2.0;
     }

@@ -5,7 +5,7 @@ cbuffer Params : register(b1) { uint n; };
 
 [numthreads(128, 1, 1)]
 void main(uint3 group : SV_GroupID, uint index : SV_GroupIndex) {
-    // expect@+1: grid-stride-mismatch "workgroup size (128)"
+    // expect@+1: grid-stride-mismatch confirmed "workgroup size (128)"
     for (uint i = group.x * 128 + index; i < n; i += 128) {
         counts[i] += 1;
     }

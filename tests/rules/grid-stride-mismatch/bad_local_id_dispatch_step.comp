@@ -8,7 +8,7 @@ layout(push_constant) uniform P { uint n; float scale; };
 
 void main() {
     uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;
-    // expect@+1: grid-stride-mismatch "starts at the local invocation id but steps by the whole dispatch (gl_NumWorkGroups.x * 64)"
+    // expect@+1: grid-stride-mismatch confirmed "starts at the local invocation id but steps by the whole dispatch (gl_NumWorkGroups.x * 64)"
     for (uint i = gl_LocalInvocationID.x; i < n; i += stride) {
         data[i] *= scale;
     }

@@ -8,7 +8,7 @@ layout(push_constant) uniform P { uint rows; uint cols; };
 void main() {
     uint col = gl_GlobalInvocationID.x;
     if (col >= cols) return;
-    // expect@+1: grid-stride-mismatch "workgroup size (8)"
+    // expect@+1: grid-stride-mismatch confirmed "workgroup size (8)"
     for (uint row = gl_GlobalInvocationID.y; row < rows; row += gl_WorkGroupSize.y) {
         data[row * cols + col] += 1.0;
     }

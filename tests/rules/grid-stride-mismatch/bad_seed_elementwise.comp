@@ -15,12 +15,12 @@ void main() {
     uint tid = gl_GlobalInvocationID.x;
     uint num_threads = gl_WorkGroupSize.x;
 
-    // expect@+1: grid-stride-mismatch "starts at the global invocation id but steps by the workgroup size (256)"
+    // expect@+1: grid-stride-mismatch confirmed "starts at the global invocation id but steps by the workgroup size (256)"
     for (uint idx = tid; idx < n; idx += num_threads) {
         output_[idx] = input_[idx] * 2.0;
     }
 
-    // expect@+1: grid-stride-mismatch "so the workgroups overlap and redo each other's elements"
+    // expect@+1: grid-stride-mismatch confirmed "so the workgroups overlap and redo each other's elements"
     for (uint idx = tid; idx < m * n; idx += num_threads) {
         uint row = idx / n;
         uint col = idx % n;

@@ -13,7 +13,7 @@ void main() {
     uint tid = gl_GlobalInvocationID.x;
     uint num_threads = 256;
     float thread_sum = 0.0;
-    for (uint i = tid; i < n; i += num_threads) {  // expect: grid-stride-mismatch
+    for (uint i = tid; i < n; i += num_threads) {  // expect: grid-stride-mismatch confirmed
         thread_sum += input_[i];
     }
     thread_sum = subgroupAdd(thread_sum);

@@ -6,11 +6,11 @@ layout(binding = 0) buffer Data { float data[]; };
 layout(push_constant) uniform P { uint n; };
 
 void main() {
-    // expect@+1: grid-stride-mismatch "workgroup size (256)"
+    // expect@+1: grid-stride-mismatch confirmed "workgroup size (256)"
     for (uint i = gl_GlobalInvocationID.x; i < n; i += BLOCK_SIZE) {
         data[i] = sqrt(data[i]);
     }
-    // expect@+1: grid-stride-mismatch "workgroup size (256)"
+    // expect@+1: grid-stride-mismatch confirmed "workgroup size (256)"
     for (uint i = gl_GlobalInvocationID.x; i < n; i += gl_WorkGroupSize.x) {
         data[i] = exp(data[i]);
     }

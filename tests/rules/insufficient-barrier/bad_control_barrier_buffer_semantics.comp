@@ -9,7 +9,7 @@ shared uint flags[32];
 void main() {
     uint tid = gl_LocalInvocationID.x;
     flags[tid] = x[gl_GlobalInvocationID.x] & 1u;
-    // expect@+1: insufficient-barrier "controlBarrier()'s memory semantics do not include workgroup memory, but 'flags'" // expect-note@-1: "'flags' is written here" // expect-note@+2: "'flags' is read here; the barrier waits for the other invocations but need not make their writes to workgroup memory visible"
+    // expect@+1: insufficient-barrier confirmed "controlBarrier()'s memory semantics do not include workgroup memory, but 'flags'" // expect-note@-1: "'flags' is written here" // expect-note@+2: "'flags' is read here; the barrier waits for the other invocations but need not make their writes to workgroup memory visible"
     controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
     x[gl_GlobalInvocationID.x] = flags[tid ^ 1u];
 }

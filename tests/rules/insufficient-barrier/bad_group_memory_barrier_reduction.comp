@@ -9,10 +9,10 @@ shared float partial[128];
 void main() {
     uint tid = gl_LocalInvocationID.x;
     partial[tid] = values[gl_GlobalInvocationID.x];
-    groupMemoryBarrier();  // expect: insufficient-barrier "groupMemoryBarrier() orders this invocation's accesses to 'partial'" // expect-note@-1: "'partial' is written here" // expect-note@+2: "'partial' is read here, possibly where another invocation has not written yet"
+    groupMemoryBarrier();  // expect: insufficient-barrier confirmed "groupMemoryBarrier() orders this invocation's accesses to 'partial'" // expect-note@-1: "'partial' is written here" // expect-note@+2: "'partial' is read here, possibly where another invocation has not written yet"
     for (uint stride = 64; stride > 0; stride >>= 1) {
         if (tid < stride) partial[tid] += partial[tid + stride];
-        groupMemoryBarrier();  // expect: insufficient-barrier "groupMemoryBarrier()" // expect-note@-1: "'partial' is written here" // expect-note@+2: "'partial' is read here, possibly where another invocation has not written yet"
+        groupMemoryBarrier();  // expect: insufficient-barrier confirmed "groupMemoryBarrier()" // expect-note@-1: "'partial' is written here" // expect-note@+2: "'partial' is read here, possibly where another invocation has not written yet"
     }
     if (tid == 0) sums[gl_WorkGroupID.x] = partial[0];
 }

@@ -13,6 +13,6 @@ float left_of(uint i) {
 void main() {
     uint tid = gl_LocalInvocationID.x;
     tile[tid] = x[gl_GlobalInvocationID.x];
-    memoryBarrierShared();  // expect: insufficient-barrier "memoryBarrierShared() orders this invocation's accesses to 'tile'" // expect-note@-1: "'tile' is written here" // expect-note@-6: "'tile' is read here, possibly where another invocation has not written yet"
+    memoryBarrierShared();  // expect: insufficient-barrier confirmed "memoryBarrierShared() orders this invocation's accesses to 'tile'" // expect-note@-1: "'tile' is written here" // expect-note@-6: "'tile' is read here, possibly where another invocation has not written yet"
     x[gl_GlobalInvocationID.x] = left_of(tid);
 }

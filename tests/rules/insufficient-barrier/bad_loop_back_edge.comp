@@ -11,7 +11,7 @@ void main() {
     float v = x[gl_GlobalInvocationID.x];
     for (uint i = 0; i < steps; ++i) {
         float left = tile[(tid + 63) % 64];  // expect: shared-memory-race "invocation 0 reads tile[63] while invocation 63 writes it" // expect-note@+3: "invocation 63 writes tile[63] here"
-        // expect@+1: insufficient-barrier "memoryBarrierShared() orders this invocation's accesses to 'tile'" // expect-note@+2: "'tile' is written here, and the loop comes back to the barrier" // expect-note@-1: "in the next iteration of the loop, 'tile' is read here, possibly where another invocation has not written yet"
+        // expect@+1: insufficient-barrier confirmed "memoryBarrierShared() orders this invocation's accesses to 'tile'" // expect-note@+2: "'tile' is written here, and the loop comes back to the barrier" // expect-note@-1: "in the next iteration of the loop, 'tile' is read here, possibly where another invocation has not written yet"
         memoryBarrierShared();
         tile[tid] = v + left;
     }

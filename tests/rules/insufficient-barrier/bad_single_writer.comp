@@ -7,6 +7,6 @@ shared float scale;
 
 void main() {
     if (gl_LocalInvocationID.x == 0) scale = x[0];
-    memoryBarrierShared();  // expect: insufficient-barrier "'scale'" // expect-note@-1: "'scale' is written here" // expect-note@+1: "'scale' is read here, possibly where another invocation has not written yet"
+    memoryBarrierShared();  // expect: insufficient-barrier confirmed "'scale'" // expect-note@-1: "'scale' is written here" // expect-note@+1: "'scale' is read here, possibly where another invocation has not written yet"
     x[gl_GlobalInvocationID.x + 1] *= scale;
 }

@@ -9,6 +9,6 @@ shared float tile[64];
 void main() {
     uint tid = gl_LocalInvocationID.x;
     tile[tid] = x[gl_GlobalInvocationID.x];
-    memoryBarrierShared();  // expect: insufficient-barrier "memoryBarrierShared() orders this invocation's accesses to 'tile'" // expect-note@-1: "'tile' is written here" // expect-note@+1: "'tile' is read here, possibly where another invocation has not written yet"
+    memoryBarrierShared();  // expect: insufficient-barrier confirmed "memoryBarrierShared() orders this invocation's accesses to 'tile'" // expect-note@-1: "'tile' is written here" // expect-note@+1: "'tile' is read here, possibly where another invocation has not written yet"
     x[gl_GlobalInvocationID.x] = tile[tid ^ 1u];
 }

@@ -14,5 +14,5 @@ void main() {
         for (uint i = 0; i < 64; ++i) total += partial[i];
         partial[0] = total;
     }
-    x[gl_GlobalInvocationID.x] /= partial[0];  // expect: shared-memory-race "invocation 1 reads partial[0] while invocation 0 writes it" // expect-note@-2: "invocation 0 writes partial[0] here"
+    x[gl_GlobalInvocationID.x] /= partial[0];  // expect: shared-memory-race confirmed "invocation 1 reads partial[0] while invocation 0 writes it" // expect-note@-2: "invocation 0 writes partial[0] here"
 }

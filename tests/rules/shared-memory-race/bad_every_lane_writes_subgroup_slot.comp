@@ -8,7 +8,7 @@ shared float partial[128];
 
 void main() {
     float sum = subgroupAdd(x[gl_GlobalInvocationID.x]);
-    partial[gl_SubgroupID] = sum;  // expect: shared-memory-race "invocations 0 and 1 both write partial[0]"
+    partial[gl_SubgroupID] = sum;  // expect: shared-memory-race confirmed "invocations 0 and 1 both write partial[0]"
     barrier();
     if (gl_LocalInvocationID.x == 0) {
         float total = 0.0;

@@ -7,7 +7,7 @@ shared float tile[64];
 void main() {
     uint tid = gl_LocalInvocationID.x;
     tile[tid] = x[gl_GlobalInvocationID.x];
-    // expect@+1: shared-memory-race "data race on 'tile': invocation 0 reads tile[1] while invocation 1 writes it" // expect-note@-1: "invocation 1 writes tile[1] here"
+    // expect@+1: shared-memory-race confirmed "data race on 'tile': invocation 0 reads tile[1] while invocation 1 writes it" // expect-note@-1: "invocation 1 writes tile[1] here"
     float right = tid + 1 < 64 ? tile[tid + 1] : 0.0;
     barrier();
     x[gl_GlobalInvocationID.x] = tile[tid] + right;

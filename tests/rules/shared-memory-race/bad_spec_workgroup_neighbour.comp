@@ -10,6 +10,6 @@ shared float tile[BLOCK];
 void main() {
     uint tid = gl_LocalInvocationID.x;
     tile[tid] = data[gl_GlobalInvocationID.x];
-    // expect@+1: shared-memory-race "data race on 'tile': invocation 0 reads tile[1] while invocation 1 writes it, with no barrier between" // expect-note@-1: "invocation 1 writes tile[1] here"
+    // expect@+1: shared-memory-race confirmed "data race on 'tile': invocation 0 reads tile[1] while invocation 1 writes it, with no barrier between" // expect-note@-1: "invocation 1 writes tile[1] here"
     data[gl_GlobalInvocationID.x] = tile[(tid + 1) % BLOCK];
 }

@@ -9,7 +9,7 @@ void main() {
     uint tid = gl_LocalInvocationID.x;
     float acc = 0.0;
     for (uint step = 0; step < 8; ++step) {
-        tile[tid] = x[step * 64 + tid];  // expect: shared-memory-race "invocation 0 writes tile[0] while invocation 1 reads it" // expect-note@+2: "invocation 1 reads tile[0] here"
+        tile[tid] = x[step * 64 + tid];  // expect: shared-memory-race confirmed "invocation 0 writes tile[0] while invocation 1 reads it" // expect-note@+2: "invocation 1 reads tile[0] here"
         barrier();
         acc += tile[(tid + 63) % 64];
     }

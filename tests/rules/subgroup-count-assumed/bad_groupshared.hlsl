@@ -7,11 +7,11 @@ groupshared float partial[8];
 [numthreads(256, 1, 1)]
 void main(uint3 gtid : SV_GroupThreadID, uint3 gid : SV_GroupID) {
     float s = WaveActiveSum(input[gid.x * 256 + gtid.x]);
-    if (WaveIsFirstLane()) partial[gtid.x / WaveGetLaneCount()] = s;  // expect: subgroup-count-assumed "SV_GroupThreadID.x / WaveGetLaneCount() runs past the 8 elements of 'partial' on arm-mali-valhall (16 subgroups of 16) and intel-xe, lavapipe (32 subgroups of 8)"
+    if (WaveIsFirstLane()) partial[gtid.x / WaveGetLaneCount()] = s;  // expect: subgroup-count-assumed confirmed "SV_GroupThreadID.x / WaveGetLaneCount() runs past the 8 elements of 'partial' on arm-mali-valhall (16 subgroups of 16) and intel-xe, lavapipe (32 subgroups of 8)"
     GroupMemoryBarrierWithGroupSync();
     if (gtid.x == 0) {
         float total = 0.0;
-        for (uint w = 0; w < 8; ++w) total += partial[w];  // expect: subgroup-count-assumed "loop reads 8 elements of 'partial'"
+        for (uint w = 0; w < 8; ++w) total += partial[w];  // expect: subgroup-count-assumed confirmed "loop reads 8 elements of 'partial'"
         sums[gid.x] = total;
     }
 }

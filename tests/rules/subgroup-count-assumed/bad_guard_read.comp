@@ -15,7 +15,7 @@ void main() {
     const uint num_sg = (gl_WorkGroupSize.x + 31) / 32;
     if (gl_SubgroupID == 0) {
         float p = 0.0;
-        if (gl_SubgroupInvocationID < num_sg) p = partial[gl_SubgroupInvocationID];  // expect: subgroup-count-assumed "a guard of 8 reads that many elements of 'partial', one per subgroup, but the workgroup of 256 invocations is not 8 subgroups on qualcomm-adreno-6xx (4 subgroups of 64); arm-mali-valhall (16 subgroups of 16) and intel-xe, lavapipe (32 subgroups of 8)"
+        if (gl_SubgroupInvocationID < num_sg) p = partial[gl_SubgroupInvocationID];  // expect: subgroup-count-assumed confirmed "a guard of 8 reads that many elements of 'partial', one per subgroup, but the workgroup of 256 invocations is not 8 subgroups on qualcomm-adreno-6xx (4 subgroups of 64); arm-mali-valhall (16 subgroups of 16) and intel-xe, lavapipe (32 subgroups of 8)"
         p = subgroupAdd(p);
         if (subgroupElect()) norms[gl_WorkGroupID.x] = sqrt(p);
     }

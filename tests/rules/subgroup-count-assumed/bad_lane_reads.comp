@@ -14,7 +14,7 @@ void main() {
     barrier();
     if (gl_SubgroupID == 0) {
         // expect@+1: uninitialized-shared-read "invocation 8 reads data[8], which no invocation writes before it"
-        sum = data[gl_SubgroupInvocationID];  // expect: subgroup-count-assumed "each lane reads one element of 'data', as if there were as many subgroups as lanes, which does not hold on qualcomm-adreno-6xx (4 subgroups of 64); amd-rdna2-wave32, apple-m1, nvidia-ampere (8 subgroups of 32) and lavapipe (32 subgroups of 8)"
+        sum = data[gl_SubgroupInvocationID];  // expect: subgroup-count-assumed confirmed "each lane reads one element of 'data', as if there were as many subgroups as lanes, which does not hold on qualcomm-adreno-6xx (4 subgroups of 64); amd-rdna2-wave32, apple-m1, nvidia-ampere (8 subgroups of 32) and lavapipe (32 subgroups of 8)"
         sum = subgroupAdd(sum);
     }
     if (gl_LocalInvocationID.x == 0) res[gl_WorkGroupID.x] = sum;

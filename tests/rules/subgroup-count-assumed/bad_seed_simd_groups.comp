@@ -16,12 +16,12 @@ void main() {
     for (uint i = tid; i < n; i += gl_WorkGroupSize.x) thread_sum += x[i];
     thread_sum = subgroupAdd(thread_sum);
     if (gl_SubgroupInvocationID == 0 && gl_SubgroupID < 8) {
-        shared_sums[gl_SubgroupID] = thread_sum;  // expect: subgroup-count-assumed "only subgroups below 8 store to 'shared_sums'; the results of the others are dropped on arm-mali-valhall (16 subgroups of 16) and intel-xe, lavapipe (32 subgroups of 8)"
+        shared_sums[gl_SubgroupID] = thread_sum;  // expect: subgroup-count-assumed confirmed "only subgroups below 8 store to 'shared_sums'; the results of the others are dropped on arm-mali-valhall (16 subgroups of 16) and intel-xe, lavapipe (32 subgroups of 8)"
     }
     barrier();
     if (tid == 0) {
         float total_sum = 0.0;
-        for (uint i = 0; i < 8; i++) total_sum += shared_sums[i];  // expect: subgroup-count-assumed "on qualcomm-adreno-6xx (4 subgroups of 64)"
+        for (uint i = 0; i < 8; i++) total_sum += shared_sums[i];  // expect: subgroup-count-assumed confirmed "on qualcomm-adreno-6xx (4 subgroups of 64)"
         result[0] = total_sum;
     }
 }

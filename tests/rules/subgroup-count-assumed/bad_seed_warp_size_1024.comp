@@ -17,7 +17,7 @@ void main() {
     for (uint i = tid; i < n; i += gl_WorkGroupSize.x) thread_sum += x[i];
     thread_sum = subgroupAdd(thread_sum);
     if (simd_lane_id == 0 && simd_group_id < 8) {
-        shared_sums[simd_group_id] = thread_sum;  // expect: subgroup-count-assumed "only subgroups below 8 store to 'shared_sums'; the results of the others are dropped when 1024 invocations make 32 subgroups of 32"
+        shared_sums[simd_group_id] = thread_sum;  // expect: subgroup-count-assumed confirmed "only subgroups below 8 store to 'shared_sums'; the results of the others are dropped when 1024 invocations make 32 subgroups of 32"
     }
     barrier();
     if (tid == 0) {

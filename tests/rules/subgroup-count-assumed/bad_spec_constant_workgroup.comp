@@ -9,7 +9,7 @@ layout(binding = 0) readonly buffer In { float x[]; };
 layout(binding = 1) writeonly buffer Out { float sums[]; };
 // glslang gives the store below the line of this declaration, where it
 // evaluates BLOCK_SIZE / 32.
-// expect@+1: subgroup-count-assumed "gl_SubgroupID runs past the 8 elements of 'partial' on arm-mali-valhall (16 subgroups of 16)"
+// expect@+1: subgroup-count-assumed confirmed "gl_SubgroupID runs past the 8 elements of 'partial' on arm-mali-valhall (16 subgroups of 16)"
 shared float partial[BLOCK_SIZE / 32];
 
 void main() {

@@ -9,5 +9,5 @@ layout(binding = 1) buffer Count { uint positive; };
 
 void main() {
     uint c = subgroupAdd(x[gl_GlobalInvocationID.x] > 0.0 ? 1u : 0u);
-    if (gl_GlobalInvocationID.x % 32 == 0) atomicAdd(positive, c);  // expect: subgroup-size-assumed "'% 32' on gl_GlobalInvocationID.x"
+    if (gl_GlobalInvocationID.x % 32 == 0) atomicAdd(positive, c);  // expect: subgroup-size-assumed confirmed "'% 32' on gl_GlobalInvocationID.x"
 }

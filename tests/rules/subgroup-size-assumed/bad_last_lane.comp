@@ -9,7 +9,7 @@ shared uint totals[gl_WorkGroupSize.x];
 void main() {
     uint i = gl_GlobalInvocationID.x;
     uint scan = subgroupInclusiveAdd(data[i]);
-    if (gl_SubgroupInvocationID == 31) totals[gl_SubgroupID] = scan;  // expect: subgroup-size-assumed "gl_SubgroupInvocationID == 31 (the last lane) assumes 32-wide subgroups"
+    if (gl_SubgroupInvocationID == 31) totals[gl_SubgroupID] = scan;  // expect: subgroup-size-assumed confirmed "gl_SubgroupInvocationID == 31 (the last lane) assumes 32-wide subgroups"
     barrier();
     uint offset = 0;
     for (uint s = 0; s < gl_SubgroupID; ++s) offset += totals[s];

@@ -12,8 +12,8 @@ shared float shared_sums[8];  // assuming max 8 SIMD groups
 void main() {
     uint tid = gl_LocalInvocationID.x;
     uint num_threads = gl_WorkGroupSize.x;
-    uint simd_lane_id = tid % WARP_SIZE;  // expect: subgroup-size-assumed "'% 32' on gl_LocalInvocationID.x assumes 32-wide subgroups; lavapipe (8 wide); intel-xe (8 to 32 wide, chosen per shader); arm-mali-valhall (16 wide) and qualcomm-adreno-6xx (64 wide) run other widths"
-    uint simd_group_id = tid / WARP_SIZE;  // expect: subgroup-size-assumed "'/ 32' on gl_LocalInvocationID.x assumes 32-wide subgroups"
+    uint simd_lane_id = tid % WARP_SIZE;  // expect: subgroup-size-assumed confirmed "'% 32' on gl_LocalInvocationID.x assumes 32-wide subgroups; lavapipe (8 wide); intel-xe (8 to 32 wide, chosen per shader); arm-mali-valhall (16 wide) and qualcomm-adreno-6xx (64 wide) run other widths"
+    uint simd_group_id = tid / WARP_SIZE;  // expect: subgroup-size-assumed confirmed "'/ 32' on gl_LocalInvocationID.x assumes 32-wide subgroups"
     float thread_sum = 0.0;
     for (uint i = tid; i < n; i += num_threads) thread_sum += x[i];
     thread_sum = subgroupAdd(thread_sum);

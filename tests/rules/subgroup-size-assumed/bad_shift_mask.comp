@@ -9,8 +9,8 @@ shared float maxima[4];
 
 void main() {
     uint tid = gl_LocalInvocationIndex;
-    uint lane = tid & 31;  // expect: subgroup-size-assumed "'& 31' on gl_LocalInvocationIndex assumes 32-wide subgroups"
-    uint warp = tid >> 5;  // expect: subgroup-size-assumed "'>> 5' on gl_LocalInvocationIndex assumes 32-wide subgroups"
+    uint lane = tid & 31;  // expect: subgroup-size-assumed confirmed "'& 31' on gl_LocalInvocationIndex assumes 32-wide subgroups"
+    uint warp = tid >> 5;  // expect: subgroup-size-assumed confirmed "'>> 5' on gl_LocalInvocationIndex assumes 32-wide subgroups"
     float v = data[gl_GlobalInvocationID.x];
     float neighbour = subgroupShuffle(v, lane ^ 1u);
     float m = subgroupMax(max(v, neighbour));

@@ -7,7 +7,7 @@ layout(local_size_x = 256) in;
 layout(binding = 0) buffer Data { float data[]; };
 
 void main() {
-    uint base = gl_WorkGroupID.x * 256 + gl_SubgroupID * 64;  // expect: subgroup-size-assumed "gl_SubgroupID * 64 (its first invocation) assumes 64-wide subgroups; nvidia-ampere (32 wide) runs other widths"
+    uint base = gl_WorkGroupID.x * 256 + gl_SubgroupID * 64;  // expect: subgroup-size-assumed confirmed "gl_SubgroupID * 64 (its first invocation) assumes 64-wide subgroups; nvidia-ampere (32 wide) runs other widths"
     float first = subgroupBroadcastFirst(data[base + gl_SubgroupInvocationID]);
     data[base + gl_SubgroupInvocationID] -= first;
 }

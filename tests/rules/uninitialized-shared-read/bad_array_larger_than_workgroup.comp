@@ -10,7 +10,7 @@ void main() {
     s[tid] = x[gl_GlobalInvocationID.x];
     barrier();
     for (uint stride = 128; stride > 0; stride >>= 1) {
-        // expect@+1: uninitialized-shared-read "invocation 0 reads s[128], which no invocation writes before it" // expect-note@-3: "'s' is written here, but not at s[128]"
+        // expect@+1: uninitialized-shared-read confirmed "invocation 0 reads s[128], which no invocation writes before it" // expect-note@-3: "'s' is written here, but not at s[128]"
         if (tid < stride) s[tid] += s[tid + stride];
         barrier();
     }

@@ -9,6 +9,6 @@ void main() {
     uint tid = gl_LocalInvocationID.x;
     tile[tid + 1] = x[gl_GlobalInvocationID.x];
     barrier();
-    // expect@+1: uninitialized-shared-read "invocation 0 reads tile[0], which no invocation writes before it" // expect-note@-2: "'tile' is written here, but not at tile[0]"
+    // expect@+1: uninitialized-shared-read confirmed "invocation 0 reads tile[0], which no invocation writes before it" // expect-note@-2: "'tile' is written here, but not at tile[0]"
     x[gl_GlobalInvocationID.x] = tile[tid] + tile[tid + 1] + tile[tid + 2];
 }

@@ -4,7 +4,7 @@ groupshared float history[64];
 
 [numthreads(64, 1, 1)]
 void main(uint3 tid : SV_GroupThreadID, uint3 dtid : SV_DispatchThreadID) {
-    // expect@+1: uninitialized-shared-read "reads history[0], but no invocation writes 'history' before this read"
+    // expect@+1: uninitialized-shared-read confirmed "reads history[0], but no invocation writes 'history' before this read"
     float previous = history[tid.x];
     GroupMemoryBarrierWithGroupSync();  // expect: redundant-barrier "barrier between accesses that no two invocations make to the same element" // expect-note@-1: "'history' read here before the barrier" // expect-note@+1: "written here after it; no other invocation touches these elements on the other side"
     history[tid.x] = data[dtid.x];
