@@ -23,21 +23,8 @@ namespace {
 
 using runner::ShadowKind;
 
-// What a run must show to confirm a finding of each rule.
-enum class Evidence {
-  Race,           // a race with an access on the finding's lines
-  Uninitialized,  // a read of an unwritten element on the finding's lines
-  Overlap,        // two invocations storing to one word, on the finding's lines
-  SubgroupSize,   // any shadow finding on its lines, or outputs that differ between subgroup sizes
-};
-
-std::optional<Evidence> evidence_for(std::string_view rule) {
-  if (rule == "shared-memory-race" || rule == "insufficient-barrier") return Evidence::Race;
-  if (rule == "uninitialized-shared-read") return Evidence::Uninitialized;
-  if (rule == "grid-stride-mismatch") return Evidence::Overlap;
-  if (rule == "subgroup-size-assumed" || rule == "subgroup-count-assumed") return Evidence::SubgroupSize;
-  return std::nullopt;
-}
+// What a run must show to confirm a finding: its rule's declared evidence.
+RunEvidence evidence_of(const Diagnostic& d) { return d.rule ? d.rule->run_evidence : RunEvidence::None; }
 
 // Default grid of a confirming run: two workgroups, so that accesses of
 // different workgroups can meet.
@@ -67,25 +54,44 @@ std::set<Line> covered_lines(const Diagnostic& d, const Module& module) {
   return lines;
 }
 
+// What a run that did not reproduce a finding failed to show.
+std::string_view not_shown(RunEvidence evidence) {
+  switch (evidence) {
+    case RunEvidence::None:
+      break;
+    case RunEvidence::Race:
+      return "no race";
+    case RunEvidence::UninitializedRead:
+      return "no read of an unwritten element";
+    case RunEvidence::GridStrideRepeat:
+      return "no element that two workgroups stored, or loaded in the loop";
+    case RunEvidence::SubgroupSizeDependence:
+      return "no difference between subgroup sizes and nothing on its lines";
+  }
+  return "nothing";
+}
+
 bool on(const std::set<Line>& lines, const runner::AccessSite& site) {
   return lines.count({site.location.file, site.location.line}) != 0;
 }
 
-bool matches(Evidence evidence, const runner::ShadowFinding& f, const runner::Instrumented& in,
+bool matches(RunEvidence evidence, const runner::ShadowFinding& f, const runner::Instrumented& in,
              const std::set<Line>& lines) {
   const bool pair = f.kind != ShadowKind::UninitializedRead && f.kind != ShadowKind::OutOfRange;
   const bool here = on(lines, in.sites[f.second.site]) || (pair && on(lines, in.sites[f.first.site]));
   switch (evidence) {
-    case Evidence::Race:
+    case RunEvidence::None:
+      return false;
+    case RunEvidence::Race:
       return f.kind == ShadowKind::Race && here;
-    case Evidence::Uninitialized:
+    case RunEvidence::UninitializedRead:
       return f.kind == ShadowKind::UninitializedRead && here;
     // Both stores in the loop: the loop itself redoes elements, not the
     // loop and some other store together.
-    case Evidence::Overlap:
+    case RunEvidence::GridStrideRepeat:
       return (f.kind == ShadowKind::OverlappingWrite || f.kind == ShadowKind::RepeatedLoopRead) &&
              on(lines, in.sites[f.first.site]) && on(lines, in.sites[f.second.site]);
-    case Evidence::SubgroupSize:
+    case RunEvidence::SubgroupSizeDependence:
       return runner::is_problem(f.kind) && here;
   }
   return false;
@@ -127,7 +133,7 @@ struct Found {
   std::vector<Note> witness;
 };
 
-std::optional<Found> find_witness(Evidence evidence, const std::set<Line>& lines, const runner::Harness& harness,
+std::optional<Found> find_witness(RunEvidence evidence, const std::set<Line>& lines, const runner::Harness& harness,
                                   const runner::Observations& o, const std::vector<bool>& is_float) {
   const runner::Instrumented& in = o.instrumented;
   for (const runner::Observation& run : o.runs) {
@@ -139,7 +145,7 @@ std::optional<Found> find_witness(Evidence evidence, const std::set<Line>& lines
                    witness_notes(f, in)};
     }
   }
-  if (evidence != Evidence::SubgroupSize) return std::nullopt;
+  if (evidence != RunEvidence::SubgroupSizeDependence) return std::nullopt;
   for (size_t k = 1; k < o.runs.size(); ++k) {
     const runner::Observation& a = o.runs[0];
     const runner::Observation& b = o.runs[k];
@@ -281,7 +287,7 @@ class Confirmer {
   // workgroup where a specialization constant sets it, each halved for as
   // long as the finding still shows; each try runs at the subgroup sizes that
   // showed it only.
-  void shrink(Evidence evidence, const std::set<Line>& lines, Setup& setup, runner::Harness& harness,
+  void shrink(RunEvidence evidence, const std::set<Line>& lines, Setup& setup, runner::Harness& harness,
               Found& found) const {
     constexpr int kTries = 16;
     int tries = 0;
@@ -423,7 +429,7 @@ class Confirmer {
 
 void not_runnable(FileReport& report, const std::string& why) {
   for (Diagnostic& d : report.diagnostics) {
-    if (d.rule && evidence_for(d.rule->id))
+    if (evidence_of(d) != RunEvidence::None)
       d.confirmation = Confirmation{Confirmation::Status::NotRunnable, why, {}, {}};
   }
 }
@@ -431,13 +437,13 @@ void not_runnable(FileReport& report, const std::string& why) {
 
 }  // namespace
 
-bool is_confirmable(const RuleInfo& rule) { return evidence_for(rule.id).has_value(); }
+bool is_confirmable(const RuleInfo& rule) { return rule.run_evidence != RunEvidence::None; }
 
 void confirm_findings(FileReport& report, const Job& job, const runner::KernelManifest* manifest,
                       const ConfirmOptions& options, SourceCache& sources) {
   std::vector<Diagnostic*> pending;
   for (Diagnostic& d : report.diagnostics) {
-    if (d.rule && evidence_for(d.rule->id)) pending.push_back(&d);
+    if (evidence_of(d) != RunEvidence::None) pending.push_back(&d);
   }
   if (pending.empty()) return;
   const std::string& path = job.input.path;
@@ -491,7 +497,7 @@ void confirm_findings(FileReport& report, const Job& job, const runner::KernelMa
     for (const std::string& skipped : o->instrumented.skipped) guesses.push_back("not logged: " + skipped);
     for (size_t k = 0; k < pending.size();) {
       Diagnostic& d = *pending[k];
-      const Evidence evidence = *evidence_for(d.rule->id);
+      const RunEvidence evidence = evidence_of(d);
       std::optional<Found> found = find_witness(evidence, lines[k], harness, *o, confirmer.is_float(harness));
       if (!found) {
         ++k;
@@ -540,11 +546,8 @@ void confirm_findings(FileReport& report, const Job& job, const runner::KernelMa
       if (pending.empty()) return;
     }
   }
-  static constexpr std::string_view kWhat[] = {"no race", "no read of an unwritten element",
-                                               "no element that two workgroups stored, or loaded in the loop",
-                                               "no difference between subgroup sizes and nothing on its lines"};
   for (Diagnostic* d : pending) {
-    const std::string_view what = kWhat[static_cast<int>(*evidence_for(d->rule->id))];
+    const std::string_view what = not_shown(evidence_of(*d));
     Confirmation c{Confirmation::Status::NotReproduced,
                    tried.size() == 1 ? fmt::format("{} with {}", what, tried.front())
                                      : fmt::format("{} in any of {} setups", what, tried.size()),
