@@ -73,7 +73,7 @@ struct Arguments {
   bool show_config = false;
   std::string commands;
   bool confirm = false;
-  ConfirmOptions confirm_options;
+  runner::ConfirmOptions confirm_options;
   uint64_t confirm_seed = 1;
 };
 
@@ -342,7 +342,7 @@ int run(const Arguments& args) {
         // Its configuration is broken: planning the jobs said so already.
         manifest = nullptr;
       }
-      confirm_findings(report, job, *manifest, args.confirm_options, sources);
+      confirm_report(report, job, *manifest, args.confirm_options, sources);
     }
     if (!report.diagnostics.empty()) progress.clear();
     // Writing a baseline records the findings rather than shows them.
