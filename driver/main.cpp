@@ -577,7 +577,7 @@ int main(int argc, char** argv) {
     if (seed_option->count()) run_options.seed = run_seed;
     if (probe_rows_option->count()) run_options.probe_rows = run_probe_rows;
     if (!args.config.empty()) run_options.config = args.config;
-    return run_kernel(run_path, options, run_options, std::cout, std::cerr);
+    return run_file(run_path, options, run_options, std::cout, std::cerr);
   }
   if (reflect->parsed() || translate->parsed()) {
     std::string error;
