@@ -5,6 +5,8 @@
 // or that the instrumented run cannot run.
 #include <gtest/gtest.h>
 
+#include <fmt/core.h>
+
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -206,6 +208,33 @@ TEST(Confirm, CleanKernelsGetNoVerdict) {
   nlohmann::json report = nlohmann::json::parse(run.out);
   EXPECT_TRUE(report["findings"].empty()) << run.out;
   EXPECT_EQ(report["files_linted"], 10);
+}
+
+// Under -j the files are confirmed at once, as they are linted, and the
+// findings come out in the order -j 1 gives them, each with its verdict.
+TEST(Confirm, FilesConfirmedInParallelKeepTheirOrder) {
+  const std::string rules = std::string(KLINT_SOURCE_DIR) + "/tests/rules/";
+  auto verdicts = [&](const std::string& jobs) {
+    testing::KlintRun run = run_klint({"--no-cache", "--confirm", "--format", "json", "-j", jobs,
+                                       rules + "shared-memory-race/bad_neighbour_read.comp",
+                                       rules + "uninitialized-shared-read/bad_missing_halo.comp",
+                                       rules + "insufficient-barrier/bad_single_writer.comp",
+                                       std::string(KLINT_SOURCE_DIR) + "/tests/clean/transpose.comp"},
+                                      "", 120);
+    EXPECT_EQ(run.exit_code, 1) << run.err;
+    const nlohmann::json report = nlohmann::json::parse(run.out);
+    std::vector<std::string> out;
+    for (const nlohmann::json& finding : report["findings"]) {
+      out.push_back(fmt::format("{}:{} {} {}", finding["location"]["file"].get<std::string>(),
+                                finding["location"]["line"].get<uint32_t>(), finding["rule"].get<std::string>(),
+                                finding.contains("confirmation") ? finding["confirmation"]["status"].get<std::string>()
+                                                                 : "no verdict"));
+    }
+    return out;
+  };
+  const std::vector<std::string> one = verdicts("1");
+  EXPECT_GE(one.size(), 3u);
+  EXPECT_EQ(verdicts("4"), one);
 }
 
 class ConfirmRuns : public testing::ScratchCwdTest {};
