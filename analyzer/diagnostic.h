@@ -16,6 +16,22 @@ enum class Category { Correctness, Portability, Performance, Input };
 std::string_view to_string(Severity severity);
 std::string_view to_string(Category category);
 
+// What a run of the kernel can show to confirm a finding of a rule (`klint
+// --confirm`, runner/confirm.h). Lines of a finding: its own, its notes', and
+// every line of the loop it sits on.
+enum class RunEvidence {
+  None,               // no run can show it: --confirm gives its findings no verdict
+  Race,               // a race with one of its accesses on the finding's lines
+  UninitializedRead,  // a read, on the finding's lines, of an element no invocation had written
+  // Inside the loop, two workgroups storing to one word, or one load of the
+  // loop reading one word in two workgroups: the workgroups redo each other's
+  // elements.
+  GridStrideRepeat,
+  // A race, unwritten read or index out of range on the finding's lines, or
+  // outputs that differ between two subgroup sizes beyond float rounding.
+  SubgroupSizeDependence,
+};
+
 // Metadata of a rule. Diagnostics point at their RuleInfo, so rule identity is
 // an address, never a compared string. `doc` is Markdown with the sections
 // What it finds / Why it matters / Bad / Fix / Exceptions.
@@ -23,6 +39,7 @@ struct RuleInfo {
   std::string_view id;
   Category category;
   Severity default_severity;
+  RunEvidence run_evidence = RunEvidence::None;
   std::string_view summary;
   std::string_view doc;
 };

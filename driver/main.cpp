@@ -73,7 +73,7 @@ struct Arguments {
   bool show_config = false;
   std::string commands;
   bool confirm = false;
-  ConfirmOptions confirm_options;
+  runner::ConfirmOptions confirm_options;
   uint64_t confirm_seed = 1;
 };
 
@@ -326,24 +326,35 @@ int run(const Arguments& args) {
   std::vector<SuppressedDiagnostic> suppressed;
   size_t linted = 0;
   size_t in_baseline = 0;
-  // The [[kernel]] manifests --confirm runs, from the configuration that applies to each file.
+  // --confirm: the [[kernel]] manifest of each job, from the configuration
+  // that applies to its file, read before the workers start.
+  const bool confirming = args.confirm && !baseline_writer;
+  std::vector<const runner::KernelManifest*> manifests(jobs.size(), nullptr);
   ConfigResolver confirm_configs(args.config.empty() ? std::nullopt : std::optional<std::string>(args.config));
-  auto emit = [&](FileReport report, const Job& job) {
+  if (confirming) {
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      std::string error;
+      // A broken configuration (nullopt) was reported when the jobs were planned.
+      manifests[i] = confirm_configs.kernel_for(jobs[i].input.path, &error).value_or(nullptr);
+    }
+  }
+  // Takes out the findings the baseline holds, returning how many, and
+  // confirms the rest. The workers settle the files linted once, in
+  // parallel; the variants of a file are settled once merged, in order.
+  auto settle = [&](FileReport& report, size_t i) {
+    const size_t known = baseline ? baseline->filter(report.diagnostics, sources) : 0;
+    if (confirming) confirm_report(report, jobs[i], manifests[i], args.confirm_options, sources);
+    return known;
+  };
+  // `settled`: how many findings the baseline took out in the worker, where it settled the report.
+  auto emit = [&](FileReport report, size_t i, std::optional<size_t> settled) {
+    const Job& job = jobs[i];
     for (const InputMessage& message : report.messages) input_message(message);
     for (Diagnostic& diagnostic : report.diagnostics) apply_severity(diagnostic, job.severity);
     for (SuppressedDiagnostic& silenced : report.suppressed) apply_severity(silenced.diagnostic, job.severity);
     linted += report.messages.empty();
-    if (baseline) in_baseline += baseline->filter(report.diagnostics, sources);
+    in_baseline += settled ? *settled : settle(report, i);
     if (baseline_writer) baseline_writer->add(report.diagnostics, sources);
-    if (args.confirm && !baseline_writer) {
-      std::string error;
-      std::optional<const runner::KernelManifest*> manifest = confirm_configs.kernel_for(job.input.path, &error);
-      if (!manifest) {
-        // Its configuration is broken: planning the jobs said so already.
-        manifest = nullptr;
-      }
-      confirm_findings(report, job, *manifest, args.confirm_options, sources);
-    }
     if (!report.diagnostics.empty()) progress.clear();
     // Writing a baseline records the findings rather than shows them.
     for (const Diagnostic& diagnostic : report.diagnostics) {
@@ -376,16 +387,20 @@ int run(const Arguments& args) {
           report = lint_file(job.input, job.options, sources);
           if (text) cache->store(job.input.path, *text, job.cache_key, *report, sources);
         }
+        // After the cache: a cached result is confirmed afresh.
+        std::optional<size_t> settled;
+        if (confirming && job.variant.empty()) settled = settle(*report, i);
         ++done;
-        return std::move(*report);
+        return std::make_pair(std::move(*report), settled);
       },
-      [&](size_t i, FileReport report) {
+      [&](size_t i, std::pair<FileReport, std::optional<size_t>> result) {
+        auto& [report, settled] = result;
         progress.update(done, jobs[i].input.path);
-        if (jobs[i].variant.empty()) return emit(std::move(report), jobs[i]);
+        if (jobs[i].variant.empty()) return emit(std::move(report), i, settled);
         variants.push_back(std::move(report));
         variant_names.push_back(jobs[i].variant);
         if (i + 1 < jobs.size() && jobs[i + 1].input.path == jobs[i].input.path) return;
-        emit(merge_variants(std::move(variants), variant_names), jobs[i]);
+        emit(merge_variants(std::move(variants), variant_names), i, std::nullopt);
         variants.clear();
         variant_names.clear();
       });
@@ -484,7 +499,8 @@ int main(int argc, char** argv) {
   app.add_flag("--include-suppressed", args.include_suppressed,
                "List findings silenced by klint-ignore comments, marked as suppressed (sarif)")->group(output);
 
-  app.add_option("-j,--jobs", args.jobs, "Lint N files at once (default: every core); output order stays the same")
+  app.add_option("-j,--jobs", args.jobs,
+                 "Lint and confirm N files at once (default: every core); output order stays the same")
       ->type_name("N")->group(output);
   app.add_flag("--no-cache", args.no_cache, "Lint every file again instead of reusing results of unchanged files")
       ->group(output);
@@ -577,7 +593,7 @@ int main(int argc, char** argv) {
     if (seed_option->count()) run_options.seed = run_seed;
     if (probe_rows_option->count()) run_options.probe_rows = run_probe_rows;
     if (!args.config.empty()) run_options.config = args.config;
-    return run_kernel(run_path, options, run_options, std::cout, std::cerr);
+    return run_file(run_path, options, run_options, std::cout, std::cerr);
   }
   if (reflect->parsed() || translate->parsed()) {
     std::string error;

@@ -7,7 +7,6 @@
 #include <charconv>
 #include <filesystem>
 
-#include "runner/probe.h"
 
 namespace klint {
 namespace {
@@ -95,21 +94,7 @@ std::optional<runner::ProbeRequest> parse_probe(const std::string& spec, const s
   return request;
 }
 
-std::optional<ProbedKernel> probe_kernel(const std::vector<uint32_t>& spirv, const ModuleOrigin& origin,
-                                         const std::vector<runner::ProbeRequest>& probes,
-                                         const runner::Harness& harness, std::string* error) {
-  runner::InstrumentOptions options;
-  options.probes = probes;
-  options.accesses = false;
-  options.specialization = harness.specialization;
-  std::optional<runner::Instrumented> instrumented = runner::instrument(spirv, origin, options, error);
-  if (!instrumented) return std::nullopt;
-  ProbedKernel kernel{std::move(*instrumented), harness};
-  kernel.harness.buffers.push_back(runner::log_buffer(kernel.instrumented));
-  return kernel;
-}
-
-void print_probes(std::ostream& out, const ProbedKernel& kernel, std::span<const uint8_t> log, size_t rows) {
+void print_probes(std::ostream& out, const runner::ProbedKernel& kernel, std::span<const uint8_t> log, size_t rows) {
   const runner::Instrumented& in = kernel.instrumented;
   const runner::ProbeLog probes = runner::read_probes(in, log);
   for (const runner::ProbeSite& site : in.probes) {

@@ -14,12 +14,9 @@
 #include "driver/config.h"
 #include "driver/probe_report.h"
 #include "reflect/reflection.h"
-#include "runner/manifest.h"
-#include "driver/run_reference.h"
 #include "runner/harness.h"
-#include "runner/instrument.h"
-#include "runner/shadow.h"
-#include "runner/isolate.h"
+#include "runner/manifest.h"
+#include "runner/run.h"
 #include "validate/spirv_val.h"
 
 namespace klint {
@@ -123,11 +120,9 @@ std::string workgroup_text(const reflect::EntryPoint& entry, const runner::Harne
   return fmt::format("{},{},{}", size[0], size[1], size[2]);
 }
 
-// A shader compiled, validated and reflected, or the exit code of why not.
+// A shader compiled, validated and reflected, its text, and its probes.
 struct Kernel {
-  std::vector<uint32_t> spirv;
-  reflect::ModuleReflection module;
-  ModuleOrigin origin;
+  runner::LoadedKernel loaded;
   std::string text;
   std::vector<runner::ProbeRequest> probes;
 };
@@ -159,58 +154,67 @@ std::optional<Kernel> load_kernel(const std::string& path, const CompileOptions&
   std::string error;
   std::optional<reflect::ModuleReflection> module = reflect::reflect_module(compiled.spirv, &error);
   if (!module) return fail("cannot reflect: " + error);
-  return Kernel{std::move(compiled.spirv), std::move(*module), ModuleOrigin{path, compiled.assembly_lines},
-                std::move(*text), {}};
+  return Kernel{{std::move(compiled.spirv), std::move(*module), ModuleOrigin{path, compiled.assembly_lines}},
+                std::move(*text),
+                {}};
 }
 
-// Runs one harness and prints `header`, what the harness guessed and what the
-// run did, down to the verdict; nothing on `out` when the run could not be
-// made at all. Returns the exit code.
-// `check` compares the outputs with what the manifest expects (driver/run_reference.h).
-using OutputCheck = std::function<std::optional<bool>(const runner::Execution&, const runner::IsolateOptions&,
-                                                      std::ostream&, std::string*)>;
+// The manifest's reference shader compiled as the kernel is; nullopt where it
+// does not compile, which the run reports when it comes to compare.
+std::optional<std::vector<uint32_t>> compile_reference(const runner::KernelManifest& manifest,
+                                                       const CompileOptions& compile_options) {
+  const std::string path = manifest.reference->string();
+  std::optional<Language> language = language_for_path(path, compile_options.force_compute);
+  std::optional<std::string> text = read_file(path, nullptr);
+  if (!language || !text) return std::nullopt;
+  SourceCache sources;
+  CompiledShader compiled = compile_isolated(path, *text, *language, compile_options, sources);
+  if (!compiled.ok) return std::nullopt;
+  return std::move(compiled.spirv);
+}
 
-int run_and_report(const std::string& path, const Kernel& kernel, const reflect::EntryPoint& entry,
-                   const runner::Harness& harness, const std::string& header, const RunOptions& options,
-                   std::ostream& out, std::ostream& err, const OutputCheck& check = nullptr) {
-  runner::IsolateOptions isolate;
-  isolate.timeout_seconds = options.timeout_seconds;
-  isolate.execute.device_index = options.device;
-  // --shadow and --probe run the instrumented kernel with its log as one
-  // more buffer, which the report leaves out.
-  if (options.shadow && !kernel.probes.empty()) return input_error(err, path, "--shadow and --probe run apart");
-  std::optional<runner::Instrumented> instrumented;
-  if (options.shadow) {
-    runner::InstrumentOptions instrument_options;
-    instrument_options.specialization = harness.specialization;
-    std::string error;
-    instrumented = runner::instrument(kernel.spirv, kernel.origin, instrument_options, &error);
-    if (!instrumented) return input_error(err, path, "cannot instrument: " + error);
-  }
-  std::optional<ProbedKernel> probed;
-  if (!kernel.probes.empty()) {
-    std::string error;
-    probed = probe_kernel(kernel.spirv, kernel.origin, kernel.probes, harness, &error);
-    if (!probed) return input_error(err, path, error);
-  }
-  runner::Harness with_log = probed ? probed->harness : harness;
-  if (instrumented) with_log.buffers.push_back(runner::log_buffer(*instrumented));
-  const std::vector<uint32_t>& spirv =
-      instrumented ? instrumented->spirv : probed ? probed->instrumented.spirv : kernel.spirv;
-  runner::IsolatedRun run = runner::run_isolated(spirv, entry.name, with_log, isolate);
-  if (run.verdict == runner::Verdict::Failed) return input_error(err, path, run.message);
-  std::optional<runner::ShadowReport> shadow;
-  std::vector<std::string> evidence;
-  if (instrumented && run.verdict == runner::Verdict::Completed) {
-    shadow = runner::take_log(*instrumented, run.execution);
-    // Loads that two workgroups repeat are evidence for --confirm, no problem
-    // in themselves: shown apart, and not counted.
-    for (const runner::ShadowFinding& f : shadow->findings) {
-      if (!runner::is_problem(f.kind)) evidence.push_back(runner::describe(*instrumented, f));
+void print_checks(std::ostream& out, const runner::OutputChecks& checks) {
+  for (const runner::OutputCheck& check : checks.checks) {
+    if (!check.difference) {
+      out << fmt::format("{}: '{}' matches\n", check.against, check.binding);
+      continue;
     }
-    std::erase_if(shadow->findings, [](const runner::ShadowFinding& f) { return !runner::is_problem(f.kind); });
+    const runner::OutputDifference& d = *check.difference;
+    out << fmt::format("{}: '{}' differs: word {} is {}, {} {} ({} word{} differ{}; {})\n", check.against,
+                       check.binding, d.first_word, runner::word_text(d.a, check.is_float), check.theirs,
+                       runner::word_text(d.b, check.is_float), d.words, d.words == 1 ? "" : "s",
+                       d.words == 1 ? "s" : "", d.symptom);
   }
-  out << header;
+}
+
+// The lines before a run's report: the kernel's, before the first shape of a
+// manifest, and the shape's.
+std::string header(const std::string& path, const runner::KernelRun& run) {
+  const reflect::EntryPoint& entry = *run.entry;
+  const std::array<uint32_t, 3>& grid = run.harness.grid;
+  if (!run.manifest) {
+    return fmt::format("{}: entry point {}, workgroup {}, grid {},{},{}, seed {}\n", path, entry.name,
+                       workgroup_text(entry, run.harness), grid[0], grid[1], grid[2], run.seed);
+  }
+  std::string text;
+  if (run.index == 0) {
+    text = fmt::format("{}: entry point {}, workgroup {}, kernel {}:{}, {} shape{}\n", path, entry.name,
+                       workgroup_text(entry, run.harness), run.manifest->config_path, run.manifest->at.line,
+                       run.count, run.count == 1 ? "" : "s");
+  }
+  const std::string described = runner::describe_shape(*run.shape);
+  return text + fmt::format("shape{}{}: grid {},{},{}, seed {}\n", described.empty() ? "" : " ", described, grid[0],
+                            grid[1], grid[2], run.seed);
+}
+
+// Prints what one run did, down to the verdict, and returns its exit code;
+// with outputs that could not be checked, stops before the verdict.
+int report_run(std::ostream& out, const std::string& path, const runner::KernelRun& kernel_run,
+               const RunOptions& options) {
+  const runner::IsolatedRun& run = kernel_run.run;
+  const runner::Harness& harness = kernel_run.harness;
+  const reflect::EntryPoint& entry = *kernel_run.entry;
+  out << header(path, kernel_run);
   for (const std::string& guess : harness.guesses) out << "guessed: " << guess << "\n";
   if (run.verdict != runner::Verdict::Completed) {
     out << "verdict: " << run.message << "\n";
@@ -230,23 +234,26 @@ int run_and_report(const std::string& path, const Kernel& kernel, const reflect:
   if (options.time) {
     out << fmt::format("dispatch: {:.3f} ms\n", static_cast<double>(run.execution.dispatch_nanoseconds) / 1e6);
   }
+  const std::optional<runner::ShadowReport>& shadow = kernel_run.shadow;
   if (shadow) {
+    const runner::Instrumented& instrumented = *kernel_run.instrumented;
     out << fmt::format("shadow: {} accesses logged{}, {} finding{}\n", shadow->accesses,
-                       shadow->truncated ? fmt::format(" (the log kept the first {})", instrumented->capacity) : "",
+                       shadow->truncated ? fmt::format(" (the log kept the first {})", instrumented.capacity) : "",
                        shadow->findings.size(), shadow->findings.size() == 1 ? "" : "s");
-    for (const runner::ShadowFinding& f : shadow->findings) out << "  " << runner::describe(*instrumented, f) << "\n";
-    for (const std::string& line : evidence) out << "  observed: " << line << "\n";
-    for (const std::string& skipped : instrumented->skipped) out << "  not logged: " << skipped << "\n";
+    for (const runner::ShadowFinding& f : shadow->findings) out << "  " << runner::describe(instrumented, f) << "\n";
+    for (const runner::ShadowFinding& f : kernel_run.observed) {
+      out << "  observed: " << runner::describe(instrumented, f) << "\n";
+    }
+    for (const std::string& skipped : instrumented.skipped) out << "  not logged: " << skipped << "\n";
   }
-  if (probed) print_probes(out, *probed, run.execution.buffers.back().data, options.probe_rows.value_or(kProbeRowsShown));
-  std::optional<bool> matches = true;
-  if (check) {
-    std::string error;
-    matches = check(run.execution, isolate, out, &error);
-    if (!matches) return input_error(err, path, error);
+  if (kernel_run.probed) {
+    print_probes(out, *kernel_run.probed, run.execution.buffers.back().data,
+                 options.probe_rows.value_or(kProbeRowsShown));
   }
+  print_checks(out, kernel_run.checks);
+  if (kernel_run.checks.error) return kExitUsage;
   const size_t violations = run.execution.guard_violations.size();
-  if (!*matches) {
+  if (!kernel_run.checks.all_match()) {
     out << "verdict: completed, the outputs differ from what the manifest expects\n";
     return kExitRunFailed;
   }
@@ -328,95 +335,32 @@ std::optional<runner::Shape> parse_shape(const std::string& text, const runner::
   return shape;
 }
 
-// --specialization KEY=VALUE,...: constants by constant_id or name, applied
-// over the manifest's; every constant left gets its declared default, as
-// klint's reflection and --confirm take it.
-bool specialize(const std::string& text, const reflect::ModuleReflection& module, runner::Harness& harness,
-                std::string* error) {
+// --specialization KEY=VALUE,...: constants by constant_id or name, set over
+// the manifest's (runner::RunSettings).
+std::optional<std::vector<runner::SpecializationSetting>> parse_specialization(const std::string& text,
+                                                                               std::string* error) {
+  std::vector<runner::SpecializationSetting> settings;
   for (const auto& [item, name, value] : text.empty() ? std::vector<Assignment>{} : assignments(text)) {
     if (!value || name.empty()) {
       *error = fmt::format("--specialization '{}': '{}' is not CONSTANT=NUMBER", text, item);
-      return false;
+      return std::nullopt;
     }
-    std::string why;
-    if (!runner::set_specialization(module, name, *value, harness, &why)) {
-      *error = fmt::format("--specialization '{}': {}", text, why);
-      return false;
-    }
+    settings.push_back({name, *value});
   }
-  runner::give_default_specialization(module, harness);
-  return true;
+  return settings;
 }
 
-// Every shape of the manifest, or the one --shape gives.
-std::optional<std::vector<runner::Shape>> shapes_to_run(const runner::KernelManifest& manifest,
-                                                        const std::string& shape, std::string* error) {
-  std::vector<runner::Shape> shapes;
-  if (shape.empty()) {
-    for (size_t i = 0; i < manifest.matrix.size(); ++i) shapes.push_back(runner::shape_at(manifest, i));
-    return shapes;
-  }
+// The one shape --shape gives, or none: every shape of the manifest.
+bool shape_to_run(const runner::KernelManifest& manifest, const std::string& text, std::optional<runner::Shape>& shape,
+                  std::string* error) {
+  if (text.empty()) return true;
   if (manifest.variables.empty()) {
     *error = fmt::format("--shape: the [[kernel]] at {}:{} declares no variables", manifest.config_path,
                          manifest.at.line);
-    return std::nullopt;
+    return false;
   }
-  std::optional<runner::Shape> one = parse_shape(shape, manifest, error);
-  if (!one) return std::nullopt;
-  shapes.push_back(std::move(*one));
-  return shapes;
-}
-
-int run_manifest(const std::string& path, const Kernel& kernel, runner::KernelManifest manifest,
-                 const std::optional<std::array<uint32_t, 3>>& grid, const CompileOptions& compile_options,
-                 const RunOptions& options, std::ostream& out, std::ostream& err) {
-  // The command line comes last, as it does for klint.toml's other settings.
-  if (grid) {
-    manifest.grid.clear();
-    for (uint32_t count : *grid) manifest.grid.push_back({runner::Expression::constant(int64_t{count}), manifest.at});
-  }
-  if (options.seed) manifest.seed = *options.seed;
-  std::string error;
-  std::optional<std::vector<runner::Shape>> shapes = shapes_to_run(manifest, options.shape, &error);
-  if (!shapes) return input_error(err, path, error);
-  const reflect::EntryPoint* entry = runner::manifest_entry_point(kernel.module, manifest, &error);
-  if (!entry) return input_error(err, path, error);
-  // Every harness is checked before any run, so that a manifest that does
-  // not fit stops klint before it spends time on the shapes that do; each is
-  // made again when its turn comes rather than all held at once.
-  auto harness_for = [&](const runner::Shape& shape) {
-    std::optional<runner::Harness> harness =
-        runner::manifest_harness(*entry, kernel.module, manifest, shape, runner::HarnessOptions{}, &error);
-    if (harness && !specialize(options.specialization, kernel.module, *harness, &error)) return decltype(harness){};
-    return harness;
-  };
-  for (const runner::Shape& shape : *shapes) {
-    if (!harness_for(shape)) return input_error(err, path, error);
-  }
-  int worst = kExitCompleted;
-  for (size_t i = 0; i < shapes->size(); ++i) {
-    const runner::Harness harness = *harness_for((*shapes)[i]);
-    std::string header;
-    if (i == 0) {
-      header = fmt::format("{}: entry point {}, workgroup {}, kernel {}:{}, {} shape{}\n", path, entry->name,
-                           workgroup_text(*entry, harness), manifest.config_path, manifest.at.line, shapes->size(),
-                           shapes->size() == 1 ? "" : "s");
-    }
-    const std::string described = runner::describe_shape((*shapes)[i]);
-    header += fmt::format("shape{}{}: grid {},{},{}, seed {}\n", described.empty() ? "" : " ", described,
-                          harness.grid[0], harness.grid[1], harness.grid[2], manifest.seed);
-    OutputCheck check;
-    if (manifest.reference || !manifest.expected.empty()) {
-      check = [&, shape = (*shapes)[i]](const runner::Execution& execution, const runner::IsolateOptions& isolate,
-                                        std::ostream& o, std::string* error) {
-        return check_outputs(manifest, shape, *entry, harness, execution, compile_options, isolate, o, error);
-      };
-    }
-    const int code = run_and_report(path, kernel, *entry, harness, header, options, out, err, check);
-    if (code == kExitUsage) return code;
-    worst = std::max(worst, code);
-  }
-  return worst;
+  shape = parse_shape(text, manifest, error);
+  return shape.has_value();
 }
 
 // Reads every --probe and places them once, so that a probe that matches
@@ -430,7 +374,8 @@ std::optional<int> attach_probes(const std::string& path, const RunOptions& opti
     if (!probe) return input_error(err, path, error);
     kernel.probes.push_back(std::move(*probe));
   }
-  if (!kernel.probes.empty() && !probe_kernel(kernel.spirv, kernel.origin, kernel.probes, {}, &error)) {
+  if (!kernel.probes.empty() &&
+      !runner::probe_kernel(kernel.loaded.spirv, kernel.loaded.origin, kernel.probes, {}, &error)) {
     return input_error(err, path, error);
   }
   return std::nullopt;
@@ -438,12 +383,12 @@ std::optional<int> attach_probes(const std::string& path, const RunOptions& opti
 
 }  // namespace
 
-int run_kernel(const std::string& path, const CompileOptions& compile_options, const RunOptions& options,
-               std::ostream& out, std::ostream& err) {
-  std::optional<std::array<uint32_t, 3>> grid;
+int run_file(const std::string& path, const CompileOptions& compile_options, const RunOptions& options,
+             std::ostream& out, std::ostream& err) {
+  runner::RunSettings settings;
   if (!options.grid.empty()) {
-    grid = parse_grid(options.grid);
-    if (!grid) {
+    settings.grid = parse_grid(options.grid);
+    if (!settings.grid) {
       return input_error(err, path, fmt::format("--grid '{}' is not X,Y,Z of positive integers", options.grid));
     }
   }
@@ -458,21 +403,27 @@ int run_kernel(const std::string& path, const CompileOptions& compile_options, c
   std::optional<Kernel> kernel = load_kernel(path, compile_options, err);
   if (!kernel) return kExitUsage;
   if (std::optional<int> code = attach_probes(path, options, *kernel, err)) return *code;
-  if (*manifest) return run_manifest(path, *kernel, **manifest, grid, compile_options, options, out, err);
-
-  const reflect::EntryPoint& entry = kernel->module.entry_points.front();
-  runner::HarnessOptions harness_options;
-  harness_options.seed = options.seed.value_or(1);
-  harness_options.grid = grid.value_or(std::array<uint32_t, 3>{1, 1, 1});
-  std::optional<runner::Harness> harness = runner::default_harness(entry, harness_options, &error);
-  if (!harness || !specialize(options.specialization, kernel->module, *harness, &error)) {
+  if (*manifest && !shape_to_run(**manifest, options.shape, settings.shape, &error)) {
     return input_error(err, path, error);
   }
-  const std::string header =
-      fmt::format("{}: entry point {}, workgroup {}, grid {},{},{}, seed {}\n", path, entry.name,
-                  workgroup_text(entry, *harness),
-                  harness->grid[0], harness->grid[1], harness->grid[2], harness_options.seed);
-  return run_and_report(path, *kernel, entry, *harness, header, options, out, err);
+  std::optional<std::vector<runner::SpecializationSetting>> specialization =
+      parse_specialization(options.specialization, &error);
+  if (!specialization) return input_error(err, path, error);
+  settings.specialization = std::move(*specialization);
+  settings.specialization_label = fmt::format("--specialization '{}'", options.specialization);
+  std::optional<std::vector<uint32_t>> reference;
+  if (*manifest && (*manifest)->reference) reference = compile_reference(**manifest, compile_options);
+  settings.reference = reference ? &*reference : nullptr;
+  settings.device = options.device;
+  settings.timeout_seconds = options.timeout_seconds;
+  settings.seed = options.seed;
+  settings.shadow = options.shadow;
+  settings.probes = kernel->probes;
+
+  int worst = kExitCompleted;
+  auto report = [&](const runner::KernelRun& run) { worst = std::max(worst, report_run(out, path, run, options)); };
+  if (!runner::run_kernel(kernel->loaded, *manifest, settings, report, &error)) return input_error(err, path, error);
+  return worst;
 }
 
 }  // namespace klint

@@ -1,6 +1,6 @@
-// `klint run FILE`: compiles a kernel and runs it on a Vulkan device in a
-// child process (runner/), once per shape of its [[kernel]] manifest in
-// klint.toml, or once with a harness made up from its reflection.
+// `klint run FILE`: reads the options and the file's [[kernel]] manifest,
+// compiles the kernel, has the runner run it (runner/run.h) and prints what
+// each run did.
 #pragma once
 
 #include <array>
@@ -36,7 +36,7 @@ struct RunOptions {
 // when one timed out, crashed, lost the device or wrote out of bounds, 2 when
 // the file could not be read, compiled or run, the manifest does not fit the
 // kernel, or an option is wrong (`klint: error: FILE: reason` on `err`).
-int run_kernel(const std::string& path, const CompileOptions& compile_options, const RunOptions& options,
-               std::ostream& out, std::ostream& err);
+int run_file(const std::string& path, const CompileOptions& compile_options, const RunOptions& options,
+             std::ostream& out, std::ostream& err);
 
 }  // namespace klint

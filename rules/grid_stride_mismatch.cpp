@@ -19,6 +19,7 @@ constexpr RuleInfo kInfo{
     .id = "grid-stride-mismatch",
     .category = Category::Correctness,
     .default_severity = Severity::Error,
+    .run_evidence = RunEvidence::GridStrideRepeat,
     .summary = "loop that starts at the global invocation id but steps by the workgroup size, or the reverse",
     .doc = R"md(
 ## What it finds

@@ -18,6 +18,7 @@ constexpr RuleInfo kInfo{
     .id = "insufficient-barrier",
     .category = Category::Correctness,
     .default_severity = Severity::Error,
+    .run_evidence = RunEvidence::Race,
     .summary = "barrier between a write and a read of workgroup memory that does not both wait for the "
                "workgroup and make the write visible",
     .doc = R"md(

@@ -15,6 +15,7 @@ constexpr RuleInfo kInfo{
     .id = "shared-memory-race",
     .category = Category::Correctness,
     .default_severity = Severity::Error,
+    .run_evidence = RunEvidence::Race,
     .summary = "two invocations access one workgroup-memory element, at least one writing, with no barrier between",
     .doc = R"md(
 ## What it finds

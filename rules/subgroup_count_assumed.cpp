@@ -17,6 +17,7 @@ constexpr RuleInfo kInfo{
     .id = "subgroup-count-assumed",
     .category = Category::Portability,
     .default_severity = Severity::Warning,
+    .run_evidence = RunEvidence::SubgroupSizeDependence,
     .summary = "per-subgroup array, loop bound or guard sized for a fixed number of subgroups",
     .doc = R"md(
 ## What it finds

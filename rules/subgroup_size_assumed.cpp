@@ -17,6 +17,7 @@ constexpr RuleInfo kInfo{
     .id = "subgroup-size-assumed",
     .category = Category::Portability,
     .default_severity = Severity::Warning,
+    .run_evidence = RunEvidence::SubgroupSizeDependence,
     .summary = "literal subgroup width (% 32, / 32, & 31, >> 5, lane 31) where targets run other widths",
     .doc = R"md(
 ## What it finds

@@ -15,6 +15,7 @@ constexpr RuleInfo kInfo{
     .id = "uninitialized-shared-read",
     .category = Category::Correctness,
     .default_severity = Severity::Error,
+    .run_evidence = RunEvidence::UninitializedRead,
     .summary = "read of workgroup-memory elements that no invocation wrote",
     .doc = R"md(
 ## What it finds

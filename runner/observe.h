@@ -1,7 +1,7 @@
 // Runs a kernel instrumented (runner/instrument.h), once per subgroup size the
 // device can be given, and keeps what each run showed: its verdict, the
 // shadow-memory findings and the buffers it left. What a finding needs to be
-// confirmed is read from these observations (driver/confirm.h).
+// confirmed is read from these observations (runner/confirm.h).
 #pragma once
 
 #include <cstdint>

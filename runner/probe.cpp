@@ -192,6 +192,20 @@ ProbeLog read_probes(const Instrumented& instrumented, std::span<const uint8_t> 
   return result;
 }
 
+std::optional<ProbedKernel> probe_kernel(const std::vector<uint32_t>& spirv, const ModuleOrigin& origin,
+                                         const std::vector<ProbeRequest>& probes, const Harness& harness,
+                                         std::string* error) {
+  InstrumentOptions options;
+  options.probes = probes;
+  options.accesses = false;
+  options.specialization = harness.specialization;
+  std::optional<Instrumented> instrumented = instrument(spirv, origin, options, error);
+  if (!instrumented) return std::nullopt;
+  ProbedKernel kernel{std::move(*instrumented), harness};
+  kernel.harness.buffers.push_back(log_buffer(kernel.instrumented));
+  return kernel;
+}
+
 std::string probe_value_text(const ProbeSite& site, const ProbeRecord& record) {
   auto scalar = [&](uint32_t bits) {
     std::string text = value_text(site.value, bits);

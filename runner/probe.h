@@ -50,6 +50,20 @@ struct ProbeLog {
   bool truncated = false;            // the log was full
 };
 
+// A kernel instrumented with its probes, and the harness to run it with: the
+// kernel's own, with the log buffer added last.
+struct ProbedKernel {
+  Instrumented instrumented;
+  Harness harness;
+};
+
+// Instruments `spirv` with the probes for a run with `harness` (whose
+// specialization the module takes). Fails with a reason for a probe that
+// matches nothing.
+std::optional<ProbedKernel> probe_kernel(const std::vector<uint32_t>& spirv, const ModuleOrigin& origin,
+                                         const std::vector<ProbeRequest>& probes, const Harness& harness,
+                                         std::string* error);
+
 // `log` is the log buffer's bytes after the run.
 ProbeLog read_probes(const Instrumented& instrumented, std::span<const uint8_t> log);
 

@@ -1,10 +1,12 @@
-// klint --confirm on the fixtures of the six rules a run can show, one run per
+// klint --confirm on the fixtures of the rules a run can show, one run per
 // rule folder: each finding's verdict as the fixture writes it after the rule
 // id, closed-world (the fixtures whose loops run to a push constant take their
 // shapes from the klint.toml beside them). Then
 // the clean kernels, which must get no verdict at all, and kernels that hang
 // or that the instrumented run cannot run.
 #include <gtest/gtest.h>
+
+#include <fmt/core.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -16,6 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "rules/rule.h"
 #include "tests/runner/kernels.h"
 #include "tests/support/fixture.h"
 #include "tests/support/run.h"
@@ -26,11 +29,15 @@ namespace {
 
 using testing::run_klint;
 
-// The rules a run can show, and so the rule folders whose fixtures carry
-// verdicts.
-const std::vector<std::string> kConfirmable = {"shared-memory-race",    "insufficient-barrier",
-                                               "uninitialized-shared-read", "grid-stride-mismatch",
-                                               "subgroup-size-assumed", "subgroup-count-assumed"};
+// The rules a run can show, as their metadata declares, and so the rule
+// folders whose fixtures carry verdicts.
+std::vector<std::string> confirmable_rules() {
+  std::vector<std::string> rules;
+  for (const RuleInfo* rule : RuleRegistry::infos()) {
+    if (rule->run_evidence != RunEvidence::None) rules.emplace_back(rule->id);
+  }
+  return rules;
+}
 
 // The verdicts are lavapipe's, where three subgroup sizes can be tried: a GPU
 // runs the one it has, and on NVIDIA's 32 the kernels that assume 32 are right.
@@ -113,7 +120,7 @@ TEST_P(Confirm, EachFindingGetsTheVerdictItsFixtureNames) {
   EXPECT_EQ(seen, expected);
 }
 
-INSTANTIATE_TEST_SUITE_P(Rules, Confirm, ::testing::ValuesIn(kConfirmable),
+INSTANTIATE_TEST_SUITE_P(Rules, Confirm, ::testing::ValuesIn(confirmable_rules()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            std::string name = info.param;
                            for (char& c : name) {
@@ -130,7 +137,8 @@ TEST(Confirm, OnlyConfirmableRulesCarryVerdicts) {
     text << in.rdbuf();
     for (const testing::Expectation& e : testing::parse_fixture(path, text.str()).expectations) {
       if (e.verdict.empty()) continue;
-      EXPECT_NE(std::find(kConfirmable.begin(), kConfirmable.end(), e.rule), kConfirmable.end())
+      const std::vector<std::string> confirmable = confirmable_rules();
+      EXPECT_NE(std::find(confirmable.begin(), confirmable.end(), e.rule), confirmable.end())
           << path << ":" << e.line << ": no run can show " << e.rule;
     }
   }
@@ -171,6 +179,33 @@ TEST(Confirm, CleanKernelsGetNoVerdict) {
   nlohmann::json report = nlohmann::json::parse(run.out);
   EXPECT_TRUE(report["findings"].empty()) << run.out;
   EXPECT_EQ(report["files_linted"], 10);
+}
+
+// Under -j the files are confirmed at once, as they are linted, and the
+// findings come out in the order -j 1 gives them, each with its verdict.
+TEST(Confirm, FilesConfirmedInParallelKeepTheirOrder) {
+  const std::string rules = std::string(KLINT_SOURCE_DIR) + "/tests/rules/";
+  auto verdicts = [&](const std::string& jobs) {
+    testing::KlintRun run = run_klint({"--no-cache", "--confirm", "--format", "json", "-j", jobs,
+                                       rules + "shared-memory-race/bad_neighbour_read.comp",
+                                       rules + "uninitialized-shared-read/bad_missing_halo.comp",
+                                       rules + "insufficient-barrier/bad_single_writer.comp",
+                                       std::string(KLINT_SOURCE_DIR) + "/tests/clean/transpose.comp"},
+                                      "", 120);
+    EXPECT_EQ(run.exit_code, 1) << run.err;
+    const nlohmann::json report = nlohmann::json::parse(run.out);
+    std::vector<std::string> out;
+    for (const nlohmann::json& finding : report["findings"]) {
+      out.push_back(fmt::format("{}:{} {} {}", finding["location"]["file"].get<std::string>(),
+                                finding["location"]["line"].get<uint32_t>(), finding["rule"].get<std::string>(),
+                                finding.contains("confirmation") ? finding["confirmation"]["status"].get<std::string>()
+                                                                 : "no verdict"));
+    }
+    return out;
+  };
+  const std::vector<std::string> one = verdicts("1");
+  EXPECT_GE(one.size(), 3u);
+  EXPECT_EQ(verdicts("4"), one);
 }
 
 class ConfirmRuns : public testing::ScratchCwdTest {};

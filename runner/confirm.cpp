@@ -1,0 +1,552 @@
+#include "runner/confirm.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <utility>
+
+#include "analyzer/ir/module.h"
+#include "analyzer/loops.h"
+#include "analyzer/module.h"
+#include "reflect/reflection.h"
+#include "runner/harness.h"
+#include "runner/manifest.h"
+#include "runner/observe.h"
+
+namespace klint::runner {
+
+namespace {
+
+// What a run must show to confirm a finding: its rule's declared evidence.
+RunEvidence evidence_of(const Diagnostic& d) { return d.rule ? d.rule->run_evidence : RunEvidence::None; }
+
+// Default grid of a confirming run: two workgroups, so that accesses of
+// different workgroups can meet.
+constexpr std::array<uint32_t, 3> kGrid{2, 1, 1};
+
+using Line = std::pair<std::string, uint32_t>;
+
+// The source lines a finding speaks for: its own, its notes', and, when it
+// sits on a loop, every line of the loop (a grid-stride finding names the
+// loop; the store that shows it is in the body).
+std::set<Line> covered_lines(const Diagnostic& d, const Module& module) {
+  std::set<Line> lines{{d.location.file, d.location.line}};
+  for (const Note& note : d.notes) lines.insert({note.location.file, note.location.line});
+  for (const ir::Function& function : module.functions()) {
+    for (const Loop& loop : find_loops(module, function)) {
+      const Location at = module.nearest_location(*loop.merge);
+      if (at.file != d.location.file || at.line != d.location.line) continue;
+      for (size_t b = 0; b < loop.body.size() && b < function.blocks.size(); ++b) {
+        if (!loop.body[b]) continue;
+        for (const ir::Instruction& i : function.blocks[b].instructions) {
+          const Location l = module.location(i);
+          if (l.has_line()) lines.insert({l.file, l.line});
+        }
+      }
+    }
+  }
+  return lines;
+}
+
+// What a run that did not reproduce a finding failed to show.
+std::string_view not_shown(RunEvidence evidence) {
+  switch (evidence) {
+    case RunEvidence::None:
+      break;
+    case RunEvidence::Race:
+      return "no race";
+    case RunEvidence::UninitializedRead:
+      return "no read of an unwritten element";
+    case RunEvidence::GridStrideRepeat:
+      return "no element that two workgroups stored, or loaded in the loop";
+    case RunEvidence::SubgroupSizeDependence:
+      return "no difference between subgroup sizes and nothing on its lines";
+  }
+  return "nothing";
+}
+
+bool on(const std::set<Line>& lines, const AccessSite& site) {
+  return lines.count({site.location.file, site.location.line}) != 0;
+}
+
+bool matches(RunEvidence evidence, const ShadowFinding& f, const Instrumented& in,
+             const std::set<Line>& lines) {
+  const bool pair = f.kind != ShadowKind::UninitializedRead && f.kind != ShadowKind::OutOfRange;
+  const bool here = on(lines, in.sites[f.second.site]) || (pair && on(lines, in.sites[f.first.site]));
+  switch (evidence) {
+    case RunEvidence::None:
+      return false;
+    case RunEvidence::Race:
+      return f.kind == ShadowKind::Race && here;
+    case RunEvidence::UninitializedRead:
+      return f.kind == ShadowKind::UninitializedRead && here;
+    // Both stores in the loop: the loop itself redoes elements, not the
+    // loop and some other store together.
+    case RunEvidence::GridStrideRepeat:
+      return (f.kind == ShadowKind::OverlappingWrite || f.kind == ShadowKind::RepeatedLoopRead) &&
+             on(lines, in.sites[f.first.site]) && on(lines, in.sites[f.second.site]);
+    case RunEvidence::SubgroupSizeDependence:
+      return is_problem(f.kind) && here;
+  }
+  return false;
+}
+
+std::string size_text(uint32_t subgroup_size) {
+  return subgroup_size ? fmt::format("subgroup size {}", subgroup_size) : "the device's subgroup size";
+}
+
+std::vector<Note> witness_notes(const ShadowFinding& f, const Instrumented& in) {
+  auto note = [&](const AccessRecord& r, std::string_view what) {
+    return Note{in.sites[r.site].location,
+                fmt::format("{} by invocation {} of workgroup {}", what, r.invocation, r.workgroup)};
+  };
+  auto kind = [&](const AccessRecord& r) {
+    switch (in.sites[r.site].kind) {
+      case AccessKind::Read:
+      case AccessKind::StorageRead:
+        return "read";
+      case AccessKind::Atomic:
+        return "atomic";
+      default:
+        return "write";
+    }
+  };
+  std::vector<Note> notes;
+  if (f.kind != ShadowKind::UninitializedRead && f.kind != ShadowKind::OutOfRange) {
+    notes.push_back(note(f.first, kind(f.first)));
+  }
+  notes.push_back(note(f.second, kind(f.second)));
+  return notes;
+}
+
+// A witness: what a run showed, and at which subgroup sizes.
+struct Found {
+  std::string device;
+  std::vector<uint32_t> sizes;  // the subgroup size that showed it; two for outputs that differ
+  std::string summary;
+  std::vector<Note> witness;
+};
+
+std::optional<Found> find_witness(RunEvidence evidence, const std::set<Line>& lines, const Harness& harness,
+                                  const Observations& o, const std::vector<bool>& is_float) {
+  const Instrumented& in = o.instrumented;
+  for (const Observation& run : o.runs) {
+    for (const ShadowFinding& f : run.shadow.findings) {
+      if (!matches(evidence, f, in, lines)) continue;
+      return Found{run.device,
+                   {run.subgroup_size},
+                   fmt::format("at {}: {}", size_text(run.subgroup_size), describe(in, f)),
+                   witness_notes(f, in)};
+    }
+  }
+  if (evidence != RunEvidence::SubgroupSizeDependence) return std::nullopt;
+  for (size_t k = 1; k < o.runs.size(); ++k) {
+    const Observation& a = o.runs[0];
+    const Observation& b = o.runs[k];
+    if (a.verdict != Verdict::Completed || b.verdict != Verdict::Completed) continue;
+    std::optional<OutputDifference> diff = compare(harness, a, b, is_float);
+    if (!diff) continue;
+    const bool floats = is_float[diff->buffer];
+    return Found{
+        a.device,
+        {a.subgroup_size, b.subgroup_size},
+        fmt::format("the output differs between subgroup sizes {} and {}: '{}' word {} is {} and {} ({} of "
+                    "its words differ; {})",
+                    a.subgroup_size, b.subgroup_size, a.buffers[diff->buffer].name, diff->first_word,
+                    word_text(diff->a, floats), word_text(diff->b, floats), diff->words, diff->symptom),
+        {}};
+  }
+  return std::nullopt;
+}
+
+std::string grid_text(const std::array<uint32_t, 3>& grid) {
+  return fmt::format("{},{},{}", grid[0], grid[1], grid[2]);
+}
+
+// Most invocations a workgroup of a variant run may have: Vulkan's required
+// minimum of maxComputeWorkGroupInvocations is 128, lavapipe and desktop GPUs
+// give 1024.
+constexpr uint32_t kMaxVariantInvocations = 1024;
+
+// One way to run a kernel: a shape of its manifest, the grid when it is not
+// the shape's own, the workgroup size when it is not the module's default.
+struct Setup {
+  Shape shape;
+  std::optional<std::array<uint32_t, 3>> grid;
+  std::optional<std::array<uint32_t, 3>> workgroup;
+};
+
+// Runs the kernel of one file in the setups a confirmation tries.
+class Confirmer {
+ public:
+  Confirmer(const std::vector<uint32_t>& spirv, const ModuleOrigin& origin, const reflect::ModuleReflection& module,
+            const reflect::EntryPoint& entry, const KernelManifest* manifest, const ConfirmOptions& options)
+      : spirv_(spirv), origin_(origin), path_(origin.path), module_(module), entry_(entry), manifest_(manifest),
+        options_(options) {
+    seed_ = options.seed.value_or(manifest ? manifest->seed : 1);
+    // The workgroup's dimensions that a specialization constant sets and the
+    // manifest leaves alone: confirming runs may vary those.
+    std::set<uint32_t> set_by_manifest;
+    if (manifest) {
+      for (const ManifestSetting& setting : manifest->specialization) {
+        std::string error;
+        if (const reflect::SpecializationConstant* c = find_specialization_constant(module, setting.name, &error))
+          set_by_manifest.insert(c->id);
+      }
+    }
+    if (entry.workgroup_size) {
+      for (size_t axis = 0; axis < 3; ++axis) {
+        const std::optional<uint32_t>& id = (*entry.workgroup_size)[axis].spec_id;
+        if (id && !set_by_manifest.count(*id)) varied_axes_.push_back(axis);
+      }
+    }
+  }
+
+  // The workgroup sizes to try after the default when findings remain
+  // unconfirmed: the first specialized dimension halved and doubled, within
+  // kMaxVariantInvocations.
+  std::vector<std::array<uint32_t, 3>> workgroup_variants(const Harness& harness) const {
+    std::vector<std::array<uint32_t, 3>> variants;
+    if (varied_axes_.empty()) return variants;
+    const std::array<uint32_t, 3> size = workgroup_size(entry_, harness);
+    const size_t axis = varied_axes_.front();
+    const uint64_t others = uint64_t{size[0]} * size[1] * size[2] / size[axis];
+    if (size[axis] >= 2) {
+      std::array<uint32_t, 3> half = size;
+      half[axis] /= 2;
+      variants.push_back(half);
+    }
+    if (uint64_t{size[axis]} * 2 * others <= kMaxVariantInvocations) {
+      std::array<uint32_t, 3> twice = size;
+      twice[axis] *= 2;
+      variants.push_back(twice);
+    }
+    return variants;
+  }
+
+  // "shape rows=1 cols=16, grid 2,1,1, workgroup 64,1,1": the workgroup only
+  // where a specialization constant sets it.
+  std::string setup_text(const Shape& shape, const Harness& harness) const {
+    const std::string described = describe_shape(shape);
+    std::string text =
+        fmt::format("{}grid {}", described.empty() ? "" : "shape " + described + ", ", grid_text(harness.grid));
+    if (!varied_axes_.empty()) text += ", workgroup " + grid_text(workgroup_size(entry_, harness));
+    return text;
+  }
+
+  // The harness for a shape (ignored without a manifest), with the grid
+  // overridden where `grid` says.
+  std::optional<Harness> harness(const Setup& setup, std::string* error) const {
+    HarnessOptions harness_options;
+    harness_options.seed = seed_;
+    harness_options.grid = setup.grid.value_or(kGrid);
+    std::optional<Harness> h;
+    if (manifest_) {
+      KernelManifest manifest = *manifest_;
+      manifest.seed = seed_;
+      h = manifest_harness(entry_, module_, manifest, setup.shape, harness_options, error);
+      if (h && setup.grid) h->grid = *setup.grid;
+    } else {
+      h = default_harness(entry_, harness_options, error);
+    }
+    if (!h) return h;
+    give_default_specialization(module_, *h);
+    if (setup.workgroup) {
+      for (size_t axis : varied_axes_) set_workgroup_size(entry_, axis, (*setup.workgroup)[axis], *h);
+    }
+    return h;
+  }
+
+  std::optional<Observations> observe(const Harness& harness, const std::vector<uint32_t>& sizes,
+                                      std::string* error) const {
+    ObserveOptions observe_options;
+    observe_options.timeout_seconds = options_.timeout_seconds;
+    observe_options.device_index = options_.device_index;
+    observe_options.subgroup_sizes = sizes;
+    return runner::observe(spirv_, origin_, entry_.name, harness, observe_options, error);
+  }
+
+  std::vector<bool> is_float(const Harness& harness) const {
+    std::vector<bool> out;
+    for (const BufferSpec& buffer : harness.buffers) {
+      auto binding = std::find_if(entry_.bindings.begin(), entry_.bindings.end(), [&](const reflect::Binding& b) {
+        return b.set == buffer.set && b.binding == buffer.binding;
+      });
+      out.push_back(binding != entry_.bindings.end() && holds_floats(*binding));
+    }
+    return out;
+  }
+
+  // Fewer workgroups first, then smaller shape variables, then a smaller
+  // workgroup where a specialization constant sets it, each halved for as
+  // long as the finding still shows; each try runs at the subgroup sizes that
+  // showed it only.
+  void shrink(RunEvidence evidence, const std::set<Line>& lines, Setup& setup, Harness& harness,
+              Found& found) const {
+    constexpr int kTries = 16;
+    int tries = 0;
+    auto attempt = [&](const Setup& s) {
+      if (tries++ >= kTries) return false;
+      std::string error;
+      std::optional<Harness> h = this->harness(s, &error);
+      if (!h) return false;
+      std::optional<Observations> o = observe(*h, found.sizes, &error);
+      if (!o) return false;
+      std::optional<Found> again = find_witness(evidence, lines, *h, *o, is_float(*h));
+      if (!again) return false;
+      setup = s;
+      harness = std::move(*h);
+      found = std::move(*again);
+      return true;
+    };
+    for (size_t axis = 0; axis < 3; ++axis) {
+      while (harness.grid[axis] > 1) {
+        Setup fewer = setup;
+        fewer.grid = harness.grid;
+        (*fewer.grid)[axis] /= 2;
+        if (!attempt(fewer)) break;
+      }
+    }
+    for (size_t v = 0; v < setup.shape.size(); ++v) {
+      while (std::holds_alternative<int64_t>(setup.shape[v].second) && std::get<int64_t>(setup.shape[v].second) > 1) {
+        Setup smaller = setup;
+        smaller.shape[v].second = std::get<int64_t>(setup.shape[v].second) / 2;
+        // The smaller shape's own grid, where it is smaller than the one reached.
+        std::string error;
+        std::optional<Harness> own = this->harness(Setup{smaller.shape, std::nullopt, setup.workgroup}, &error);
+        if (!own) break;
+        smaller.grid = harness.grid;
+        for (size_t axis = 0; axis < 3; ++axis) (*smaller.grid)[axis] = std::min(harness.grid[axis], own->grid[axis]);
+        if (!attempt(smaller)) break;
+      }
+    }
+    for (size_t axis : varied_axes_) {
+      while (workgroup_size(entry_, harness)[axis] > 1) {
+        Setup narrower = setup;
+        narrower.grid = harness.grid;
+        narrower.workgroup = workgroup_size(entry_, harness);
+        (*narrower.workgroup)[axis] /= 2;
+        if (!attempt(narrower)) break;
+      }
+    }
+  }
+
+  // The workgroup's specialization constants (the ones confirming runs vary,
+  // or all of them) where `harness` gives them other values than their
+  // defaults, as constant_id and value.
+  std::vector<std::pair<uint32_t, uint32_t>> specialized_workgroup(const Harness& harness,
+                                                                   bool varied_only) const {
+    std::vector<std::pair<uint32_t, uint32_t>> out;
+    if (!entry_.workgroup_size) return out;
+    const std::array<uint32_t, 3> size = workgroup_size(entry_, harness);
+    for (size_t axis = 0; axis < 3; ++axis) {
+      const reflect::WorkgroupDimension& d = (*entry_.workgroup_size)[axis];
+      const bool varied = std::find(varied_axes_.begin(), varied_axes_.end(), axis) != varied_axes_.end();
+      if (d.spec_id && (varied || !varied_only) && size[axis] != d.value) out.emplace_back(*d.spec_id, size[axis]);
+    }
+    return out;
+  }
+
+  // The `klint run` command that shows the witness again.
+  std::string replay(const Shape& shape, const Harness& harness, const Found& found,
+                     bool lavapipe) const {
+    std::string command = "klint run";
+    if (found.sizes.size() == 1) command += " --shadow";
+    if (!shape.empty()) {
+      std::vector<std::string> values;
+      for (const auto& [name, value] : shape) values.push_back(name + "=" + to_string(value));
+      command += fmt::format(" --shape {}", fmt::join(values, ","));
+    }
+    command += fmt::format(" --grid {} --seed {}", grid_text(harness.grid), seed_);
+    std::vector<std::string> constants;
+    for (const auto& [id, value] : specialized_workgroup(harness, false)) constants.push_back(fmt::format("{}={}", id, value));
+    if (!constants.empty()) command += fmt::format(" --specialization {}", fmt::join(constants, ","));
+    if (options_.device_index) command += fmt::format(" --device {}", *options_.device_index);
+    command += " " + path_;
+    if (!lavapipe) return command;
+    std::vector<std::string> runs;
+    for (uint32_t size : found.sizes) runs.push_back(fmt::format("LP_NATIVE_VECTOR_WIDTH={} {}", size * 32, command));
+    return fmt::format("{}", fmt::join(runs, " ; "));
+  }
+
+  // A [[kernel]] table for the setup that showed the finding, with every
+  // expression evaluated at its shape, to replay with --confirm --config.
+  std::string reproducer(const Diagnostic& d, const Shape& shape, const Harness& harness,
+                         const Found& found) const {
+    std::string text = fmt::format(
+        "# klint reproducer: {} at {}:{}\n# {}\n# replay: klint --confirm --config THIS_FILE "
+        "--select {} {}\n[[kernel]]\nfile = {}\nentry-point = {}\ngrid = [{}, {}, {}]\n"
+        "seed = {}\n",
+        d.rule->id, d.location.file, d.location.line, found.summary, d.rule->id, path_,
+        quoted(std::filesystem::absolute(path_).string()), quoted(entry_.name), harness.grid[0], harness.grid[1],
+        harness.grid[2], seed_);
+    auto table = [&](const char* key, const std::vector<ManifestSetting>& settings,
+                     std::vector<std::string> entries) {
+      for (const ManifestSetting& setting : settings) {
+        std::string error;
+        if (std::optional<Number> value = setting.value.evaluate(shape, &error)) {
+          entries.push_back(fmt::format("{} = {}", quoted(setting.name), to_string(*value)));
+        }
+      }
+      if (!entries.empty()) text += fmt::format("{} = {{ {} }}\n", key, fmt::join(entries, ", "));
+    };
+    std::vector<std::string> workgroup;
+    for (const auto& [id, value] : specialized_workgroup(harness, true)) workgroup.push_back(fmt::format("\"{}\" = {}", id, value));
+    static const std::vector<ManifestSetting> kNone;
+    table("push-constants", manifest_ ? manifest_->push_constants : kNone, {});
+    table("buffers", manifest_ ? manifest_->buffers : kNone, {});
+    table("specialization", manifest_ ? manifest_->specialization : kNone, std::move(workgroup));
+    return text;
+  }
+
+  uint64_t seed() const { return seed_; }
+
+ private:
+  static std::string quoted(const std::string& text) {
+    std::string out = "\"";
+    for (char c : text) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    return out + "\"";
+  }
+
+  const std::vector<uint32_t>& spirv_;
+  const ModuleOrigin& origin_;
+  const std::string& path_;
+  const reflect::ModuleReflection& module_;
+  const reflect::EntryPoint& entry_;
+  const KernelManifest* manifest_;
+  const ConfirmOptions& options_;
+  uint64_t seed_ = 1;
+  std::vector<size_t> varied_axes_;
+};
+
+}  // namespace
+
+bool is_confirmable(const Diagnostic& finding) { return evidence_of(finding) != RunEvidence::None; }
+
+void not_runnable(std::vector<Diagnostic>& findings, const std::string& why) {
+  for (Diagnostic& d : findings) {
+    if (is_confirmable(d)) d.confirmation = Confirmation{Confirmation::Status::NotRunnable, why, {}, {}};
+  }
+}
+
+void confirm_findings(std::vector<Diagnostic>& findings, const std::vector<uint32_t>& spirv,
+                      const ModuleOrigin& origin, const KernelManifest* manifest, const ConfirmOptions& options) {
+  std::vector<Diagnostic*> pending;
+  for (Diagnostic& d : findings) {
+    if (is_confirmable(d)) pending.push_back(&d);
+  }
+  if (pending.empty()) return;
+  std::string error;
+  std::optional<reflect::ModuleReflection> reflection = reflect::reflect_module(spirv, &error);
+  if (!reflection) return not_runnable(findings, "cannot reflect it: " + error);
+  const reflect::EntryPoint* entry =
+      manifest ? manifest_entry_point(*reflection, *manifest, &error) : &reflection->entry_points.front();
+  if (!entry) return not_runnable(findings, error);
+  ir::DecodeError decode_error;
+  std::optional<ir::Module> decoded = ir::decode(spirv, &decode_error);
+  if (!decoded) return not_runnable(findings, decode_error.message);
+  const Module module(std::move(*decoded), origin);
+  std::vector<std::set<Line>> lines;
+  for (Diagnostic* d : pending) lines.push_back(covered_lines(*d, module));
+
+  const Confirmer confirmer(spirv, origin, *reflection, *entry, manifest, options);
+  std::vector<Shape> shapes;
+  if (manifest) {
+    for (size_t i = 0; i < manifest->matrix.size(); ++i) shapes.push_back(shape_at(*manifest, i));
+  } else {
+    shapes.emplace_back();
+  }
+  std::vector<std::string> tried;
+  std::vector<std::string> guesses;
+  // Runs one setup at every subgroup size and gives each pending finding that
+  // it shows its verdict. Fails (not runnable) when the harness cannot be
+  // made or instrumented, or the very first setup runs at no size.
+  auto try_setup = [&](const Setup& setup, Harness& harness) {
+    std::optional<Observations> o = confirmer.observe(harness, {4, 8, 16}, &error);
+    if (!o) return false;
+    std::vector<std::string> sizes;
+    bool completed = false;
+    for (const Observation& run : o->runs) {
+      completed |= run.verdict == Verdict::Completed;
+      sizes.push_back(run.verdict == Verdict::Completed
+                          ? size_text(run.subgroup_size)
+                          : size_text(run.subgroup_size) + " (" + run.message + ")");
+    }
+    if (!completed && tried.empty() && shapes.size() == 1) {
+      error = "the run " + o->runs.front().message;
+      return false;
+    }
+    tried.push_back(fmt::format("{} at {}", confirmer.setup_text(setup.shape, harness), fmt::join(sizes, ", ")));
+    guesses = harness.guesses;
+    for (const std::string& skipped : o->instrumented.skipped) guesses.push_back("not logged: " + skipped);
+    for (size_t k = 0; k < pending.size();) {
+      Diagnostic& d = *pending[k];
+      const RunEvidence evidence = evidence_of(d);
+      std::optional<Found> found = find_witness(evidence, lines[k], harness, *o, confirmer.is_float(harness));
+      if (!found) {
+        ++k;
+        continue;
+      }
+      Setup small_setup = setup;
+      Harness small = harness;
+      confirmer.shrink(evidence, lines[k], small_setup, small, *found);
+      Confirmation c{Confirmation::Status::Confirmed, found->summary, found->witness, {}};
+      const std::string& device = found->device;
+      c.details.push_back(fmt::format("ran on {}, {}, seed {}", device, confirmer.setup_text(small_setup.shape, small),
+                                      confirmer.seed()));
+      const std::string from = confirmer.setup_text(setup.shape, harness);
+      if (confirmer.setup_text(small_setup.shape, small) != from) c.details.push_back("shrunk from " + from);
+      c.details.push_back("replay: " + confirmer.replay(small_setup.shape, small, *found, is_lavapipe(device)));
+      if (!options.reproducers.empty()) {
+        const std::filesystem::path file =
+            std::filesystem::path(options.reproducers) /
+            fmt::format("{}-{}-{}.toml", std::filesystem::path(origin.path).stem().string(), d.location.line, d.rule->id);
+        std::error_code ec;
+        std::filesystem::create_directories(options.reproducers, ec);
+        std::ofstream out(file);
+        out << confirmer.reproducer(d, small_setup.shape, small, *found);
+        c.details.push_back(out ? "reproducer: " + file.string() : "cannot write the reproducer " + file.string());
+      }
+      for (const std::string& guess : small.guesses) c.details.push_back("guessed: " + guess);
+      d.confirmation = std::move(c);
+      pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(k));
+      lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(k));
+    }
+    return true;
+  };
+  for (const Shape& shape : shapes) {
+    Setup setup{shape, std::nullopt, std::nullopt};
+    std::optional<Harness> harness = confirmer.harness(setup, &error);
+    if (!harness) return not_runnable(findings, error);
+    if (!try_setup(setup, *harness)) return not_runnable(findings, error);
+    if (pending.empty()) return;
+    // A workgroup size a specialization constant sets is varied too, for
+    // what the default size did not show.
+    for (const std::array<uint32_t, 3>& workgroup : confirmer.workgroup_variants(*harness)) {
+      Setup variant{shape, std::nullopt, workgroup};
+      std::optional<Harness> h = confirmer.harness(variant, &error);
+      if (!h) continue;
+      if (!try_setup(variant, *h)) return not_runnable(findings, error);
+      if (pending.empty()) return;
+    }
+  }
+  for (Diagnostic* d : pending) {
+    const std::string_view what = not_shown(evidence_of(*d));
+    Confirmation c{Confirmation::Status::NotReproduced,
+                   tried.size() == 1 ? fmt::format("{} with {}", what, tried.front())
+                                     : fmt::format("{} in any of {} setups", what, tried.size()),
+                   {},
+                   {}};
+    for (const std::string& t : tried) c.details.push_back("tried: " + t);
+    for (const std::string& guess : guesses) c.details.push_back("guessed: " + guess);
+    d->confirmation = std::move(c);
+  }
+}
+
+}  // namespace klint::runner

@@ -1,0 +1,143 @@
+#include "runner/run.h"
+
+#include <fmt/format.h>
+
+#include <utility>
+
+#include "runner/harness.h"
+
+namespace klint::runner {
+namespace {
+
+// Sets the constants the settings give, over the harness's, then gives every
+// other its declared default, as klint's reflection and --confirm take it.
+bool specialize(const RunSettings& settings, const reflect::ModuleReflection& module, Harness& harness,
+                std::string* error) {
+  for (const SpecializationSetting& setting : settings.specialization) {
+    std::string why;
+    if (!set_specialization(module, setting.key, setting.value, harness, &why)) {
+      *error = fmt::format("{}: {}", settings.specialization_label, why);
+      return false;
+    }
+  }
+  give_default_specialization(module, harness);
+  return true;
+}
+
+// Runs `run.harness` and reports the run. Fails when the kernel cannot be
+// instrumented or run at all, or its outputs cannot be checked.
+bool run_once(const LoadedKernel& kernel, const RunSettings& settings, KernelRun& run,
+              const std::function<void(const KernelRun&)>& report, std::string* error) {
+  IsolateOptions isolate;
+  isolate.timeout_seconds = settings.timeout_seconds;
+  isolate.execute.device_index = settings.device;
+  // --shadow and --probe run the instrumented kernel with its log as one
+  // more buffer, which the report leaves out.
+  if (settings.shadow && !settings.probes.empty()) {
+    *error = "--shadow and --probe run apart";
+    return false;
+  }
+  std::optional<Instrumented> instrumented;
+  if (settings.shadow) {
+    InstrumentOptions instrument_options;
+    instrument_options.specialization = run.harness.specialization;
+    std::string why;
+    instrumented = instrument(kernel.spirv, kernel.origin, instrument_options, &why);
+    if (!instrumented) {
+      *error = "cannot instrument: " + why;
+      return false;
+    }
+  }
+  std::optional<ProbedKernel> probed;
+  if (!settings.probes.empty()) {
+    probed = probe_kernel(kernel.spirv, kernel.origin, settings.probes, run.harness, error);
+    if (!probed) return false;
+  }
+  Harness with_log = probed ? probed->harness : run.harness;
+  if (instrumented) with_log.buffers.push_back(log_buffer(*instrumented));
+  const std::vector<uint32_t>& spirv =
+      instrumented ? instrumented->spirv : probed ? probed->instrumented.spirv : kernel.spirv;
+  run.run = run_isolated(spirv, run.entry->name, with_log, isolate);
+  if (run.run.verdict == Verdict::Failed) {
+    *error = run.run.message;
+    return false;
+  }
+  run.instrumented = instrumented ? &*instrumented : nullptr;
+  run.probed = probed ? &*probed : nullptr;
+  const bool completed = run.run.verdict == Verdict::Completed;
+  if (instrumented && completed) {
+    run.shadow = take_log(*instrumented, run.run.execution);
+    // Loads that two workgroups repeat are evidence for --confirm, no
+    // problem in themselves: kept apart, and not counted.
+    for (ShadowFinding& f : run.shadow->findings) {
+      if (!is_problem(f.kind)) run.observed.push_back(f);
+    }
+    std::erase_if(run.shadow->findings, [](const ShadowFinding& f) { return !is_problem(f.kind); });
+  }
+  if (run.manifest && completed) {
+    run.checks = check_outputs(*run.manifest, *run.shape, *run.entry, run.harness, run.run.execution,
+                               settings.reference, isolate);
+  }
+  report(run);
+  if (run.checks.error) {
+    *error = *run.checks.error;
+    return false;
+  }
+  return true;
+}
+
+bool run_manifest(const LoadedKernel& kernel, KernelManifest manifest, const RunSettings& settings,
+                  const std::function<void(const KernelRun&)>& report, std::string* error) {
+  if (settings.grid) {
+    manifest.grid.clear();
+    for (uint32_t count : *settings.grid) manifest.grid.push_back({Expression::constant(int64_t{count}), manifest.at});
+  }
+  if (settings.seed) manifest.seed = *settings.seed;
+  std::vector<Shape> shapes;
+  if (settings.shape) {
+    shapes.push_back(*settings.shape);
+  } else {
+    for (size_t i = 0; i < manifest.matrix.size(); ++i) shapes.push_back(shape_at(manifest, i));
+  }
+  const reflect::EntryPoint* entry = manifest_entry_point(kernel.module, manifest, error);
+  if (!entry) return false;
+  // Each harness is made again when its turn comes rather than all held at once.
+  auto harness_for = [&](const Shape& shape) {
+    std::optional<Harness> harness = manifest_harness(*entry, kernel.module, manifest, shape, HarnessOptions{}, error);
+    if (harness && !specialize(settings, kernel.module, *harness, error)) return std::optional<Harness>{};
+    return harness;
+  };
+  for (const Shape& shape : shapes) {
+    if (!harness_for(shape)) return false;
+  }
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    std::optional<Harness> harness = harness_for(shapes[i]);
+    if (!harness) return false;
+    KernelRun run{.entry = entry,
+                  .manifest = &manifest,
+                  .shape = &shapes[i],
+                  .index = i,
+                  .count = shapes.size(),
+                  .seed = manifest.seed,
+                  .harness = std::move(*harness)};
+    if (!run_once(kernel, settings, run, report, error)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool run_kernel(const LoadedKernel& kernel, const KernelManifest* manifest, const RunSettings& settings,
+                const std::function<void(const KernelRun&)>& report, std::string* error) {
+  if (manifest) return run_manifest(kernel, *manifest, settings, report, error);
+  const reflect::EntryPoint& entry = kernel.module.entry_points.front();
+  HarnessOptions harness_options;
+  harness_options.seed = settings.seed.value_or(1);
+  harness_options.grid = settings.grid.value_or(std::array<uint32_t, 3>{1, 1, 1});
+  std::optional<Harness> harness = default_harness(entry, harness_options, error);
+  if (!harness || !specialize(settings, kernel.module, *harness, error)) return false;
+  KernelRun run{.entry = &entry, .seed = harness_options.seed, .harness = std::move(*harness)};
+  return run_once(kernel, settings, run, report, error);
+}
+
+}  // namespace klint::runner
