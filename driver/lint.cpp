@@ -120,8 +120,15 @@ void lint_compiled(const InputFile& input, const LintOptions& options, CompiledS
     attach_assembly_lines(*original, input.path, compiled.assembly_lines);
     words = ir::encode(*original);
   }
-  std::string normalize_error;
-  std::optional<std::vector<uint32_t>> normalized = normalize(words, env, &normalize_error);
+  std::string normalize_error, left_undone;
+  std::optional<std::vector<uint32_t>> normalized = normalize(words, env, &normalize_error, &left_undone);
+  if (normalized && !left_undone.empty()) {
+    report.messages.push_back(InputMessage{
+        input.path,
+        printable(fmt::format("klint left calls in the module ({}); it analyzed them as calls, and may find less",
+                              left_undone)),
+        false});
+  }
   std::optional<ir::Module> analyzed = normalized ? ir::decode(*normalized, &decode_error) : std::nullopt;
   if (!analyzed) {
     // Analyses still run on the module as written; only their reach is
