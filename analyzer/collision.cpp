@@ -31,6 +31,12 @@ struct CollisionFinder::State {
   // several rules ask for the same accesses.
   using OffsetsKey = std::tuple<const ir::Instruction*, uint32_t, std::map<Polynomial::Monomial, int64_t>, Assignment, bool>;
   mutable std::map<OffsetsKey, std::vector<std::optional<int64_t>>> offsets;
+  // find() by its arguments: the race and redundant-barrier rules ask about
+  // the same pairs of accesses.
+  using Side = std::tuple<const ir::Instruction*, MemoryAccess::Kind, uint32_t, uint64_t,
+                          std::map<Polynomial::Monomial, int64_t>, std::vector<uint32_t>, std::vector<uint32_t>>;
+  using FindKey = std::tuple<Side, Side, std::vector<const Loop*>>;
+  mutable std::map<FindKey, std::optional<Collision>> found;
 };
 
 CollisionFinder::CollisionFinder(const Module& module, const ir::Function& function)
@@ -279,6 +285,21 @@ std::optional<Collision> CollisionFinder::find(const MemoryAccess& a, const Memo
                                                const IterationLimits& a_limits,
                                                const IterationLimits& b_limits) const {
   if (state_->invocations.empty() || !a.offset || !b.offset || !a.width || !b.width) return std::nullopt;
+  auto side = [](const MemoryAccess& access, const IterationLimits& limits) {
+    return State::Side{access.instruction, access.kind, access.block, access.width, access.offset->terms(),
+                       limits.last, limits.first};
+  };
+  State::FindKey key{side(a, a_limits), side(b, b_limits), independent};
+  if (auto it = state_->found.find(key); it != state_->found.end()) return it->second;
+  std::optional<Collision> collision = find_uncached(a, b, independent, a_limits, b_limits);
+  state_->found.emplace(std::move(key), collision);
+  return collision;
+}
+
+std::optional<Collision> CollisionFinder::find_uncached(const MemoryAccess& a, const MemoryAccess& b,
+                                                        const std::vector<const Loop*>& independent,
+                                                        const IterationLimits& a_limits,
+                                                        const IterationLimits& b_limits) const {
 
   // Symbols whose value may differ between the two sides.
   auto varies = [&](Symbol symbol) {
