@@ -19,16 +19,25 @@ bool is_workgroup_barrier(const Module& module, const ir::Instruction& instructi
 
 BarrierIntervals::BarrierIntervals(const Module& module, const ir::Function& function)
     : module_(module), function_(function), accesses_(module.accesses(function)),
-      loops_(find_loops(module, function)) {
+      loops_(module.loops(function)), events_(function.blocks.size()) {
+  std::map<const ir::Instruction*, size_t> access_index;  // first access of each instruction
   for (size_t i = 0; i < accesses_.all().size(); ++i) {
     // OpCopyMemory makes two accesses of one instruction; both count.
-    access_index_.emplace(accesses_.all()[i].instruction, i);
+    access_index.emplace(accesses_.all()[i].instruction, i);
+  }
+  for (uint32_t block = 0; block < function.blocks.size(); ++block) {
+    const auto& instructions = function.blocks[block].instructions;
+    for (size_t position = 0; position < instructions.size(); ++position) {
+      if (is_workgroup_barrier(module, instructions[position])) {
+        events_[block].push_back({position, 0, true});
+      } else if (auto found = access_index.find(&instructions[position]); found != access_index.end()) {
+        events_[block].push_back({position, found->second, false});
+      }
+    }
   }
   const Cfg& cfg = module.cfg(function);
   auto has_barrier = [&](uint32_t block) {
-    const auto& instructions = function.blocks[block].instructions;
-    return std::any_of(instructions.begin(), instructions.end(),
-                       [&](const ir::Instruction& i) { return is_workgroup_barrier(module, i); });
+    return std::any_of(events_[block].begin(), events_[block].end(), [](const Event& e) { return e.barrier; });
   };
   for (const Loop& loop : loops_) {
     // Can the header reach one of its latches through blocks without a barrier?
@@ -51,19 +60,59 @@ BarrierIntervals::BarrierIntervals(const Module& module, const ir::Function& fun
   intervals_.push_back(walk(0, 0, nullptr));
   for (uint32_t block = 0; block < function.blocks.size(); ++block) {
     if (!cfg.reachable(block)) continue;
-    const auto& instructions = function.blocks[block].instructions;
-    for (size_t position = 0; position < instructions.size(); ++position) {
-      if (is_workgroup_barrier(module, instructions[position])) {
-        intervals_.push_back(walk(block, position + 1, &instructions[position]));
+    for (const Event& event : events_[block]) {
+      if (event.barrier) {
+        const ir::Instruction& barrier = function.blocks[block].instructions[event.position];
+        intervals_.push_back(walk(block, event.position + 1, &barrier));
       }
     }
   }
 }
 
+bool BarrierIntervals::scan(uint32_t block, size_t from, const std::vector<uint32_t>& crossed,
+                            BarrierInterval& interval) const {
+  const auto& events = events_[block];
+  auto it = std::lower_bound(events.begin(), events.end(), from,
+                             [](const Event& e, size_t position) { return e.position < position; });
+  const auto& all = accesses_.all();
+  for (; it != events.end(); ++it) {
+    const ir::Instruction& instruction = function_.blocks[block].instructions[it->position];
+    if (it->barrier) {
+      if (std::find(interval.ends.begin(), interval.ends.end(), &instruction) == interval.ends.end()) {
+        interval.ends.push_back(&instruction);
+      }
+      return true;
+    }
+    for (size_t i = it->access; i < all.size() && all[i].instruction == &instruction; ++i) {
+      interval.accesses.push_back({i, crossed});
+    }
+  }
+  return false;
+}
+
 BarrierInterval BarrierIntervals::walk(uint32_t start_block, size_t start_position, const ir::Instruction* start) const {
+  if (!start || start_position == 0) return walk_blocks(start_block, start_position, start);
+  // What follows the end of the block is the same from every position in it:
+  // walked once per block (callers go in block order) and appended.
+  BarrierInterval interval;
+  interval.start = start;
+  if (scan(start_block, start_position, {}, interval)) return interval;
+  if (!tail_ || tail_->first != start_block) {
+    tail_.emplace(start_block,
+                  walk_blocks(start_block, function_.blocks[start_block].instructions.size(), start));
+  }
+  const BarrierInterval& tail = tail_->second;
+  interval.accesses.insert(interval.accesses.end(), tail.accesses.begin(), tail.accesses.end());
+  interval.blocks = tail.blocks;
+  interval.ends = tail.ends;
+  interval.reaches_exit = tail.reaches_exit;
+  return interval;
+}
+
+BarrierInterval BarrierIntervals::walk_blocks(uint32_t start_block, size_t start_position,
+                                              const ir::Instruction* start) const {
   const Cfg& cfg = module_.cfg(function_);
   const DominatorTree& dominators = module_.dominators(function_);
-  const auto& access_index = access_index_;
   BarrierInterval interval;
   interval.start = start;
   struct Item {
@@ -78,24 +127,7 @@ BarrierInterval BarrierIntervals::walk(uint32_t start_block, size_t start_positi
   while (!work.empty()) {
     Item item = std::move(work.front());
     work.pop_front();
-    const auto& instructions = function_.blocks[item.block].instructions;
-    bool stopped = false;
-    for (size_t position = item.from; position < instructions.size(); ++position) {
-      const ir::Instruction& instruction = instructions[position];
-      if (is_workgroup_barrier(module_, instruction)) {
-        if (std::find(interval.ends.begin(), interval.ends.end(), &instruction) == interval.ends.end()) {
-          interval.ends.push_back(&instruction);
-        }
-        stopped = true;
-        break;
-      }
-      auto found = access_index.find(&instruction);
-      if (found == access_index.end()) continue;
-      for (size_t i = found->second; i < accesses_.all().size() && accesses_.all()[i].instruction == &instruction; ++i) {
-        interval.accesses.push_back({i, item.crossed});
-      }
-    }
-    if (stopped) continue;
+    if (scan(item.block, item.from, item.crossed, interval)) continue;
     interval.blocks.push_back(item.block);
     if (cfg.is_exit(item.block)) interval.reaches_exit = true;
     // A flag that the loop sets (`need_barrier = true`) is known once the path
@@ -241,6 +273,15 @@ IterationLimits BarrierIntervals::limits(uint32_t block, uint32_t other, int oth
   return result;
 }
 
+const std::vector<ConcurrentPair>& BarrierIntervals::concurrent_pairs(spv::StorageClass storage) const {
+  auto found = pairs_by_storage_.find(storage);
+  if (found == pairs_by_storage_.end()) {
+    auto in = [storage](const MemoryAccess& access) { return access.storage == storage; };
+    found = pairs_by_storage_.emplace(storage, concurrent_pairs(in)).first;
+  }
+  return found->second;
+}
+
 std::vector<ConcurrentPair> BarrierIntervals::concurrent_pairs(
     const std::function<bool(const MemoryAccess&)>& relevant) const {
   const auto& all = accesses_.all();
@@ -278,8 +319,12 @@ std::vector<ConcurrentPair> BarrierIntervals::concurrent_pairs(
   // Accesses on two sides of a branch that invocations take differently.
   const Uniformity& uniformity = module_.uniformity(function_);
   const Cfg& cfg = module_.cfg(function_);
+  // A block in several intervals adds the same pairs each time: once is enough.
+  std::vector<bool> done(function_.blocks.size(), false);
   for (const BarrierInterval& interval : intervals_) {
     for (uint32_t block : interval.blocks) {
+      if (done[block]) continue;
+      done[block] = true;
       const ir::Instruction& branch = function_.blocks[block].terminator();
       bool conditional = branch.opcode() == Op::OpBranchConditional || branch.opcode() == Op::OpSwitch;
       if (!conditional || !uniformity.value(branch.word(0))) continue;

@@ -75,9 +75,17 @@ class BarrierIntervals {
   std::vector<const Loop*> differing_iterations(const IntervalAccess& a, const IntervalAccess& b) const;
   // The pairs of accesses, both passing `relevant`, that may run concurrently.
   std::vector<ConcurrentPair> concurrent_pairs(const std::function<bool(const MemoryAccess&)>& relevant) const;
+  // The pairs of accesses to memory of one storage class, computed once.
+  const std::vector<ConcurrentPair>& concurrent_pairs(spv::StorageClass storage) const;
 
  private:
+  // The interval from `position` of `block`; `start` is the barrier or
+  // access it starts after (nullptr: it starts at the top of the block).
   BarrierInterval walk(uint32_t block, size_t position, const ir::Instruction* start) const;
+  BarrierInterval walk_blocks(uint32_t block, size_t position, const ir::Instruction* start) const;
+  // Adds the accesses of `block` from `from` on, up to its first barrier;
+  // true when a barrier stopped it.
+  bool scan(uint32_t block, size_t from, const std::vector<uint32_t>& crossed, BarrierInterval& interval) const;
   std::optional<bool> entry_test(const ir::Instruction& test, const std::vector<uint32_t>& crossed,
                                  uint32_t start_block) const;
   IterationLimits limits(uint32_t block, uint32_t other, int other_follows) const;
@@ -87,10 +95,20 @@ class BarrierIntervals {
   const Module& module_;
   const ir::Function& function_;
   const Accesses& accesses_;
-  std::vector<Loop> loops_;
+  const std::vector<Loop>& loops_;
   std::vector<bool> separated_;  // by loop index
   std::vector<BarrierInterval> intervals_;
-  std::map<const ir::Instruction*, size_t> access_index_;  // first access of each instruction
+  // The barriers and accesses of each block, in order: an access names the
+  // first of its instruction's accesses.
+  struct Event {
+    size_t position = 0;
+    size_t access = 0;
+    bool barrier = false;
+  };
+  std::vector<std::vector<Event>> events_;  // by block index
+  mutable std::map<spv::StorageClass, std::vector<ConcurrentPair>> pairs_by_storage_;
+  // The walk past the end of the last block walked from inside (see walk()).
+  mutable std::optional<std::pair<uint32_t, BarrierInterval>> tail_;
 };
 
 }  // namespace klint

@@ -24,11 +24,19 @@ bool is_invocation_symbol(Symbol symbol) {
 
 struct CollisionFinder::State {
   std::vector<Assignment> invocations;  // by local index
+  // The same by symbol: each invocation id's value in every invocation.
+  std::map<Symbol, std::vector<int64_t>> columns;
   mutable std::map<uint32_t, std::optional<std::vector<int64_t>>> iterations;
   // offsets() by access, offset form, loop values and the unknown-guard rule:
   // several rules ask for the same accesses.
   using OffsetsKey = std::tuple<const ir::Instruction*, uint32_t, std::map<Polynomial::Monomial, int64_t>, Assignment, bool>;
   mutable std::map<OffsetsKey, std::vector<std::optional<int64_t>>> offsets;
+  // find() by its arguments: the race and redundant-barrier rules ask about
+  // the same pairs of accesses.
+  using Side = std::tuple<const ir::Instruction*, MemoryAccess::Kind, uint32_t, uint64_t,
+                          std::map<Polynomial::Monomial, int64_t>, std::vector<uint32_t>, std::vector<uint32_t>>;
+  using FindKey = std::tuple<Side, Side, std::vector<const Loop*>>;
+  mutable std::map<FindKey, std::optional<Collision>> found;
 };
 
 CollisionFinder::CollisionFinder(const Module& module, const ir::Function& function)
@@ -51,6 +59,9 @@ CollisionFinder::CollisionFinder(const Module& module, const ir::Function& funct
     assignment[{Symbol::Kind::SubgroupSize, 0}] = subgroup;
     assignment[{Symbol::Kind::NumSubgroups, 0}] = static_cast<int64_t>((count + subgroup - 1) / subgroup);
     state_->invocations.push_back(std::move(assignment));
+  }
+  for (const Assignment& invocation : state_->invocations) {
+    for (const auto& [symbol, value] : invocation) state_->columns[symbol].push_back(value);
   }
 }
 
@@ -189,32 +200,82 @@ std::vector<std::optional<int64_t>> CollisionFinder::evaluate_offsets(const Memo
   // One assignment, its invocation ids overwritten in place for each invocation.
   Assignment assignment = state_->invocations.front();
   for (const auto& [symbol, value] : loop_values) assignment[symbol] = value;
-  std::vector<std::pair<int64_t*, Symbol>> slots;
-  for (auto& [symbol, value] : assignment) {
-    if (state_->invocations.front().count(symbol) && !loop_values.count(symbol)) slots.emplace_back(&value, symbol);
+  std::vector<Symbol> symbols;
+  std::vector<int64_t> slots;
+  std::vector<std::pair<size_t, Symbol>> per_invocation;  // slots set for each invocation
+  for (const auto& [symbol, value] : assignment) {
+    if (state_->invocations.front().count(symbol) && !loop_values.count(symbol)) {
+      per_invocation.emplace_back(symbols.size(), symbol);
+    }
+    symbols.push_back(symbol);
+    slots.push_back(value);
+  }
+  Evaluator evaluator(values_, std::move(symbols));
+  std::vector<std::pair<size_t, const Constraint*>> checks;
+  for (const Constraint& guard : guards) {
+    if (!guard.same_in_subgroup) checks.emplace_back(evaluator.add(guard.expression), &guard);
+  }
+  size_t offset = evaluator.add(*access.offset);
+  bool prepared = evaluator.prepare(offset);
+  for (const auto& [check, guard] : checks) prepared = prepared && evaluator.prepare(check);
+  if (prepared) {
+    // Every invocation at once: the same values, a loop over each node.
+    const size_t count = state_->invocations.size();
+    std::vector<std::vector<int64_t>> constants;
+    std::vector<const int64_t*> columns;
+    auto next = per_invocation.begin();
+    for (size_t slot = 0; slot < slots.size(); ++slot) {
+      if (next != per_invocation.end() && next->first == slot) {
+        columns.push_back(state_->columns.at(next->second).data());
+        ++next;
+      } else {
+        constants.emplace_back(count, slots[slot]);
+        columns.push_back(nullptr);
+      }
+    }
+    for (size_t slot = 0, c = 0; slot < columns.size(); ++slot) {
+      if (!columns[slot]) columns[slot] = constants[c++].data();
+    }
+    std::vector<uint8_t> runs(count, 1), known;
+    std::vector<int64_t> values;
+    for (const auto& [check, guard] : checks) {
+      evaluator.evaluate_all(check, columns, count, values, known);
+      for (size_t i = 0; i < count; ++i) {
+        if (!runs[i]) continue;
+        if (!known[i]) {
+          if (!unknown_guards_hold) runs[i] = 0;
+        } else if (guard->equality ? values[i] != 0 : values[i] < 0) {
+          runs[i] = 0;
+        }
+      }
+    }
+    evaluator.evaluate_all(offset, columns, count, values, known);
+    for (size_t i = 0; i < count; ++i) {
+      if (runs[i] && known[i]) result[i] = values[i];
+    }
+    return result;
   }
   for (size_t index = 0; index < state_->invocations.size(); ++index) {
     const Assignment& invocation = state_->invocations[index];
     auto source = invocation.begin();
-    for (auto& [slot, symbol] : slots) {
+    for (auto& [slot, symbol] : per_invocation) {
       while (source->first < symbol) ++source;  // both in symbol order
-      *slot = source->second;
+      slots[slot] = source->second;
     }
     bool runs = true;
-    for (const Constraint& guard : guards) {
-      if (guard.same_in_subgroup) continue;
-      std::optional<int64_t> value = values_.evaluate(guard.expression, assignment);
+    for (const auto& [check, guard] : checks) {
+      std::optional<int64_t> value = evaluator.evaluate(check, slots);
       if (!value) {
         if (unknown_guards_hold) continue;
         runs = false;
         break;
       }
-      if (guard.equality ? *value != 0 : *value < 0) {
+      if (guard->equality ? *value != 0 : *value < 0) {
         runs = false;
         break;
       }
     }
-    if (runs) result[index] = values_.evaluate(*access.offset, assignment);
+    if (runs) result[index] = evaluator.evaluate(offset, slots);
   }
   return result;
 }
@@ -224,6 +285,21 @@ std::optional<Collision> CollisionFinder::find(const MemoryAccess& a, const Memo
                                                const IterationLimits& a_limits,
                                                const IterationLimits& b_limits) const {
   if (state_->invocations.empty() || !a.offset || !b.offset || !a.width || !b.width) return std::nullopt;
+  auto side = [](const MemoryAccess& access, const IterationLimits& limits) {
+    return State::Side{access.instruction, access.kind, access.block, access.width, access.offset->terms(),
+                       limits.last, limits.first};
+  };
+  State::FindKey key{side(a, a_limits), side(b, b_limits), independent};
+  if (auto it = state_->found.find(key); it != state_->found.end()) return it->second;
+  std::optional<Collision> collision = find_uncached(a, b, independent, a_limits, b_limits);
+  state_->found.emplace(std::move(key), collision);
+  return collision;
+}
+
+std::optional<Collision> CollisionFinder::find_uncached(const MemoryAccess& a, const MemoryAccess& b,
+                                                        const std::vector<const Loop*>& independent,
+                                                        const IterationLimits& a_limits,
+                                                        const IterationLimits& b_limits) const {
 
   // Symbols whose value may differ between the two sides.
   auto varies = [&](Symbol symbol) {

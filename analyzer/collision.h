@@ -65,6 +65,9 @@ class CollisionFinder {
   static constexpr uint32_t kSubgroupSize = 32;
 
  private:
+  std::optional<Collision> find_uncached(const MemoryAccess& a, const MemoryAccess& b,
+                                         const std::vector<const Loop*>& independent, const IterationLimits& a_limits,
+                                         const IterationLimits& b_limits) const;
   std::vector<std::optional<int64_t>> evaluate_offsets(const MemoryAccess& access, const Assignment& loop_values,
                                                        bool unknown_guards_hold) const;
 

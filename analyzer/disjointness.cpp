@@ -1,6 +1,7 @@
 #include "analyzer/disjointness.h"
 
 #include <algorithm>
+#include <array>
 
 namespace klint {
 namespace {
@@ -126,7 +127,53 @@ std::optional<std::vector<std::pair<int64_t, uint32_t>>> Disjointness::footprint
     if (combinations.size() * invocations_.size() > kMaxPoints) return std::nullopt;
   }
   std::vector<std::pair<int64_t, uint32_t>> result;
+  // The local ids of every invocation, as columns for the evaluator.
+  std::array<std::vector<int64_t>, 3> local_ids;
+  for (const Assignment& invocation : invocations_) {
+    for (uint32_t d = 0; d < 3; ++d) local_ids[d].push_back(invocation.at({Symbol::Kind::LocalId, d}));
+  }
   for (const Assignment& loop_values : combinations) {
+    Assignment assignment = invocations_.front();
+    assignment.insert(loop_values.begin(), loop_values.end());
+    std::vector<Symbol> symbols;
+    std::vector<std::vector<int64_t>> constants;
+    std::vector<const int64_t*> columns;
+    for (const auto& [symbol, value] : assignment) {
+      symbols.push_back(symbol);
+      if (symbol.kind == Symbol::Kind::LocalId && symbol.id < 3 && !loop_values.count(symbol)) {
+        columns.push_back(local_ids[symbol.id].data());
+      } else {
+        constants.emplace_back(invocations_.size(), value);
+        columns.push_back(constants.back().data());
+      }
+    }
+    Evaluator evaluator(values_, std::move(symbols));
+    std::vector<std::pair<size_t, const Constraint*>> checks;
+    for (const Constraint& guard : guards) {
+      if (!guard.same_in_subgroup) checks.emplace_back(evaluator.add(guard.expression), &guard);
+    }
+    size_t at = evaluator.add(offset);
+    bool prepared = evaluator.prepare(at);
+    for (const auto& [check, guard] : checks) prepared = prepared && evaluator.prepare(check);
+    if (prepared) {
+      // Every invocation at once, as may_run and evaluate would take them.
+      const size_t count = invocations_.size();
+      std::vector<uint8_t> runs(count, 1), known;
+      std::vector<int64_t> values;
+      for (const auto& [check, guard] : checks) {
+        evaluator.evaluate_all(check, columns, count, values, known);
+        for (size_t i = 0; i < count; ++i) {
+          if (known[i] && (guard->equality ? values[i] != 0 : values[i] < 0)) runs[i] = 0;
+        }
+      }
+      evaluator.evaluate_all(at, columns, count, values, known);
+      for (uint32_t index = 0; index < count; ++index) {
+        if (!runs[index]) continue;
+        if (!known[index]) return std::nullopt;
+        result.emplace_back(values[index], index);
+      }
+      continue;
+    }
     for (uint32_t index = 0; index < invocations_.size(); ++index) {
       Assignment assignment = invocations_[index];
       assignment.insert(loop_values.begin(), loop_values.end());

@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "analyzer/accesses.h"
+#include "analyzer/barrier_intervals.h"
 #include "analyzer/collision.h"
 #include "analyzer/loops.h"
 #include "analyzer/symbolic.h"
@@ -24,6 +25,7 @@ struct Module::FunctionAnalyses {
   std::unique_ptr<SymbolicValues> symbolic;
   std::unique_ptr<Accesses> accesses;
   std::unique_ptr<CollisionFinder> collisions;
+  std::unique_ptr<BarrierIntervals> barrier_intervals;
   std::map<uint32_t, std::unique_ptr<Uniformity>> subgroup_uniformity;  // by max_subgroup_size
 };
 
@@ -546,6 +548,12 @@ const CollisionFinder& Module::collisions(const ir::Function& function) const {
   FunctionAnalyses& a = analyses(function);
   if (!a.collisions) a.collisions = std::make_unique<CollisionFinder>(*this, function);
   return *a.collisions;
+}
+
+const BarrierIntervals& Module::barrier_intervals(const ir::Function& function) const {
+  FunctionAnalyses& a = analyses(function);
+  if (!a.barrier_intervals) a.barrier_intervals = std::make_unique<BarrierIntervals>(*this, function);
+  return *a.barrier_intervals;
 }
 
 const Accesses& Module::accesses(const ir::Function& function) const {

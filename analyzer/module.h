@@ -18,6 +18,7 @@
 namespace klint {
 
 class Accesses;
+class BarrierIntervals;
 class CollisionFinder;
 struct Loop;
 class SymbolicValues;
@@ -126,6 +127,7 @@ class Module {
   const SymbolicValues& symbolic(const ir::Function& function) const;
   const Accesses& accesses(const ir::Function& function) const;
   const CollisionFinder& collisions(const ir::Function& function) const;
+  const BarrierIntervals& barrier_intervals(const ir::Function& function) const;
   // Uniformity across the invocations of a subgroup, on targets whose
   // subgroups hold at most `max_subgroup_size` invocations (0: unknown).
   const Uniformity& subgroup_uniformity(const ir::Function& function, uint32_t max_subgroup_size) const;

@@ -5,6 +5,8 @@
 #include <spirv/unified1/spirv.hpp11>
 
 #include <algorithm>
+#include <fmt/core.h>
+#include <unordered_map>
 
 namespace klint {
 namespace {
@@ -17,6 +19,50 @@ bool has_function_call(const std::vector<uint32_t>& spirv) {
     at += count;
   }
   return false;
+}
+
+// Instructions a module may grow to when merge-return lets the inliner take
+// the functions the first run left: inlining copies a helper's body into
+// every call, and a helper that calls helpers multiplies. dxvk's mip
+// generator would grow from 16,000 instructions to about 167,000: SPIRV-Tools
+// took half a minute and ran out of ids (its module was then not valid), the
+// analyses minutes more. Past the limit the calls stay, as when merge-return
+// fails, and the file gets a note. ggml's largest kernels come to 9,300.
+constexpr uint64_t kMaxInlinedInstructions = 100000;
+
+// The instructions of the entry points once every call is inlined: each
+// function's own instructions, plus each callee's inlined size per call.
+uint64_t inlined_size(const std::vector<uint32_t>& spirv) {
+  std::unordered_map<uint32_t, uint64_t> own;
+  std::unordered_map<uint32_t, std::vector<uint32_t>> callees;
+  std::vector<uint32_t> entries;
+  uint32_t function = 0;
+  for (size_t at = 5; at < spirv.size();) {
+    uint32_t count = spirv[at] >> 16;
+    if (count == 0 || at + count > spirv.size()) break;
+    auto opcode = static_cast<spv::Op>(spirv[at] & 0xffffu);
+    if (opcode == spv::Op::OpEntryPoint && count > 2) entries.push_back(spirv[at + 2]);
+    if (opcode == spv::Op::OpFunction && count > 2) function = spirv[at + 2];
+    if (opcode == spv::Op::OpFunctionCall && count > 3 && function) callees[function].push_back(spirv[at + 3]);
+    if (function) ++own[function];
+    if (opcode == spv::Op::OpFunctionEnd) function = 0;
+    at += count;
+  }
+  constexpr uint64_t kSaturated = uint64_t{1} << 62;
+  std::unordered_map<uint32_t, uint64_t> sizes;
+  std::unordered_map<uint32_t, bool> open;  // recursion (invalid in shaders) saturates
+  auto size = [&](auto&& self, uint32_t id) -> uint64_t {
+    if (auto it = sizes.find(id); it != sizes.end()) return it->second;
+    if (open[id]) return kSaturated;
+    open[id] = true;
+    uint64_t total = own[id];
+    for (uint32_t callee : callees[id]) total = std::min(kSaturated, total + self(self, callee));
+    open[id] = false;
+    return sizes[id] = total;
+  };
+  uint64_t total = 0;
+  for (uint32_t entry : entries) total = std::min(kSaturated, total + size(size, entry));
+  return total;
 }
 
 // The OpFunction instructions (their ids) of functions that return before
@@ -113,7 +159,9 @@ std::optional<std::vector<uint32_t>> run(const std::vector<uint32_t>& spirv, spv
   std::vector<uint32_t> marked;
   if (!merge_return && !compact_ids) marked = mark_early_returns_dont_inline(input);
   std::vector<uint32_t> result;
-  if (!optimizer.Run(input.data(), input.size(), &result, options)) {
+  // A pass that runs out of ids says so and stops, yet Run reports success
+  // and hands back a module that is not valid SPIR-V: any error fails it.
+  if (!optimizer.Run(input.data(), input.size(), &result, options) || !messages.empty()) {
     if (error) *error = messages.empty() ? "the SPIR-V optimizer failed" : messages;
     return std::nullopt;
   }
@@ -133,12 +181,20 @@ std::optional<std::vector<uint32_t>> run(const std::vector<uint32_t>& spirv, spv
 // wrapper that calls the user's function, whose early `return` then hid the
 // divergence it causes from the analyses.
 std::optional<std::vector<uint32_t>> normalize(const std::vector<uint32_t>& spirv, spv_target_env env,
-                                               std::string* error) {
+                                               std::string* error, std::string* left_undone) {
   auto normalized = run(spirv, env, false, false, error);
   // A module whose id bound is near the limit spirv-val allows (2^22) leaves
   // the passes no ids to make: renumber its ids densely first.
   if (!normalized && spirv.size() > 3 && spirv[3] > kCompactAbove) normalized = run(spirv, env, false, true, error);
   if (normalized && has_function_call(*normalized)) {
+    if (uint64_t inlined = inlined_size(*normalized); inlined > kMaxInlinedInstructions) {
+      if (left_undone) {
+        *left_undone = fmt::format(
+            "inlining the functions that return early would make about {} instructions, more than the {} klint inlines",
+            inlined, kMaxInlinedInstructions);
+      }
+      return normalized;
+    }
     if (auto merged = run(*normalized, env, true, false, nullptr); merged && !has_function_call(*merged)) return merged;
   }
   return normalized;

@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -106,6 +107,62 @@ struct Induction {
 // Concrete values for symbols, for evaluating a form at one invocation.
 using Assignment = std::map<Symbol, int64_t>;
 
+class SymbolicValues;
+
+// Evaluates polynomials again and again over assignments of one set of
+// symbols (a workgroup's invocation ids and a loop's values): the answers of
+// SymbolicValues::evaluate, with each symbol resolved to a slot once and the
+// definitions of the values behind opaque symbols looked up once, on first
+// use, in the order evaluate would look them up.
+class Evaluator {
+ public:
+  Evaluator(const SymbolicValues& values, std::vector<Symbol> assigned);
+  ~Evaluator();
+  Evaluator(const Evaluator&) = delete;
+  Evaluator& operator=(const Evaluator&) = delete;
+
+  // A handle for evaluate().
+  size_t add(const Polynomial& polynomial);
+  // The polynomial at slots[i] for assigned[i].
+  std::optional<int64_t> evaluate(size_t handle, std::span<const int64_t> slots);
+
+  // Looks up, ahead of evaluate_all(), what evaluating the handle may need:
+  // false when that includes the form of a value not yet computed. The order
+  // in which forms are first computed can matter (a loop's phis see each
+  // other), so evaluate() must then take the assignments one by one, in the
+  // order the caller would.
+  bool prepare(size_t handle);
+  // What evaluate() gives for `count` assignments at once: columns[k][i] is
+  // assigned[k] in assignment i; known[i] is 0 where evaluate() would give
+  // nullopt. Only after prepare(handle) returned true.
+  void evaluate_all(size_t handle, std::span<const int64_t* const> columns, size_t count,
+                    std::vector<int64_t>& values, std::vector<uint8_t>& known);
+
+ private:
+  struct Node;
+  struct Term;
+  int polynomial_node(const Polynomial& polynomial, int depth);
+  int definition_node(uint32_t id, int depth);
+  int slot_node(size_t slot);
+  int fail_node();
+  std::optional<int64_t> evaluate_node(int node, std::span<const int64_t> slots);
+  std::optional<int64_t> evaluate_definition(int node, std::span<const int64_t> slots);
+  bool prepare_node(int node);
+  void evaluate_node_all(int node, std::span<const int64_t* const> columns, size_t count,
+                         std::vector<int64_t>& values, std::vector<uint8_t>& known);
+
+  const SymbolicValues& values_;
+  std::vector<Symbol> assigned_;
+  std::vector<Node> nodes_;
+  std::vector<Term> terms_;
+  std::vector<int> factors_;
+  std::map<std::pair<uint32_t, int>, int> definitions_;  // (id, depth) -> node
+  std::map<std::pair<uint32_t, int>, int> operand_forms_;  // (id, depth) -> node
+  std::vector<int> slot_nodes_;
+  std::vector<uint8_t> prepared_;  // by node
+  int fail_ = -1;
+};
+
 class SymbolicValues {
  public:
   SymbolicValues(const Module& module, const ir::Function& function);
@@ -132,6 +189,7 @@ class SymbolicValues {
   std::string describe(Symbol symbol) const;
 
  private:
+  friend class Evaluator;
   std::optional<Polynomial> builtin_value(spv::BuiltIn builtin, uint32_t component) const;
   std::optional<Polynomial> stored_component(uint32_t pointer) const;
   std::optional<Polynomial> extract(uint32_t vector, uint32_t component) const;

@@ -120,8 +120,18 @@ void lint_compiled(const InputFile& input, const LintOptions& options, CompiledS
     attach_assembly_lines(*original, input.path, compiled.assembly_lines);
     words = ir::encode(*original);
   }
-  std::string normalize_error;
-  std::optional<std::vector<uint32_t>> normalized = normalize(words, env, &normalize_error);
+  // From here on only the words and the module decoded from their normalized
+  // form count: each copy of a large module is tens of megabytes.
+  original.reset();
+  std::string normalize_error, left_undone;
+  std::optional<std::vector<uint32_t>> normalized = normalize(words, env, &normalize_error, &left_undone);
+  if (normalized && !left_undone.empty()) {
+    report.messages.push_back(InputMessage{
+        input.path,
+        printable(fmt::format("klint left calls in the module ({}); it analyzed them as calls, and may find less",
+                              left_undone)),
+        false});
+  }
   std::optional<ir::Module> analyzed = normalized ? ir::decode(*normalized, &decode_error) : std::nullopt;
   if (!analyzed) {
     // Analyses still run on the module as written; only their reach is
@@ -139,6 +149,8 @@ void lint_compiled(const InputFile& input, const LintOptions& options, CompiledS
     report.diagnostics.push_back(invalid_spirv(Location{input.path}, decode_error.message));
     return;
   }
+  normalized.reset();
+  std::vector<uint32_t>().swap(words);
   Module module(std::move(*analyzed), ModuleOrigin{input.path, {}});
   for (Diagnostic& d : run_rules(module, options.selection, options.rule_options)) {
     report.diagnostics.push_back(std::move(d));

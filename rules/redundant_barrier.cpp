@@ -328,10 +328,9 @@ class FunctionBarriers {
     if (!racing_) {
       racing_.emplace(all_.size(), false);
       if (is_entry_) {
-        BarrierIntervals intervals(module_, function_);
+        const BarrierIntervals& intervals = module_.barrier_intervals(function_);
         const CollisionFinder& finder = module_.collisions(function_);
-        auto shared = [](const MemoryAccess& access) { return access.storage == spv::StorageClass::Workgroup; };
-        for (const ConcurrentPair& pair : intervals.concurrent_pairs(shared)) {
+        for (const ConcurrentPair& pair : intervals.concurrent_pairs(spv::StorageClass::Workgroup)) {
           const MemoryAccess& a = all_[pair.a];
           const MemoryAccess& b = all_[pair.b];
           if (a.variable != b.variable || (!writes(a) && !writes(b))) continue;

@@ -100,9 +100,8 @@ class SharedMemoryRace final : public Rule {
       if (entry.model != spv::ExecutionModel::GLCompute || !entry.function) continue;
       const ir::Function& function = *entry.function;
       const Accesses& accesses = module.accesses(function);
-      BarrierIntervals intervals(module, function);
+      const BarrierIntervals& intervals = module.barrier_intervals(function);
       const CollisionFinder& finder = module.collisions(function);
-      auto shared = [](const MemoryAccess& access) { return access.storage == spv::StorageClass::Workgroup; };
       // One finding per source line: the pair whose first access is nearest before it.
       struct Finding {
         const MemoryAccess* at;
@@ -115,7 +114,7 @@ class SharedMemoryRace final : public Rule {
         uint32_t other_line = module.nearest_location(*finding.other->instruction).line;
         return other_line <= at_line ? at_line - other_line : UINT32_MAX / 2 + other_line - at_line;
       };
-      for (const ConcurrentPair& pair : intervals.concurrent_pairs(shared)) {
+      for (const ConcurrentPair& pair : intervals.concurrent_pairs(spv::StorageClass::Workgroup)) {
         const MemoryAccess& a = accesses.all()[pair.a];
         const MemoryAccess& b = accesses.all()[pair.b];
         if (!may_race(a, b)) continue;

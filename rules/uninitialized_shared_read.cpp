@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <cstdint>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -139,20 +141,47 @@ std::vector<Values> bound_values(const std::vector<Symbol>& bounds, int64_t invo
   return combinations;
 }
 
-// Blocks reachable from each block (itself included only through a cycle).
-std::vector<std::vector<bool>> reachability(const Cfg& cfg) {
-  std::vector<std::vector<bool>> reach(cfg.size(), std::vector<bool>(cfg.size(), false));
-  for (uint32_t from = 0; from < cfg.size(); ++from) {
-    std::vector<uint32_t> work(cfg.successors(from).begin(), cfg.successors(from).end());
-    while (!work.empty()) {
-      uint32_t block = work.back();
-      work.pop_back();
-      if (reach[from][block]) continue;
-      reach[from][block] = true;
-      for (uint32_t next : cfg.successors(block)) work.push_back(next);
+// What the writes that may run before a block cover: the bytes (null when
+// none) and the first such write (an index into the rule's write list).
+struct Written {
+  std::shared_ptr<const Bytes> bytes;
+  size_t first = SIZE_MAX;
+  friend bool operator==(const Written& a, const Written& b) {
+    return a.first == b.first && (a.bytes == b.bytes || (a.bytes && b.bytes && *a.bytes == *b.bytes));
+  }
+};
+
+Written merge(const Written& a, const Written& b) {
+  Written result{a.bytes, std::min(a.first, b.first)};
+  if (!a.bytes || a.bytes == b.bytes) {
+    result.bytes = b.bytes ? b.bytes : a.bytes;
+  } else if (b.bytes && *a.bytes != *b.bytes) {
+    auto both = std::make_shared<Bytes>(*a.bytes);
+    for (size_t word = 0; word < both->size(); ++word) (*both)[word] |= (*b.bytes)[word];
+    result.bytes = std::move(both);
+  }
+  return result;
+}
+
+// For each block, what the writes in the blocks that reach it (over at least
+// one edge: a block in a loop reaches itself) cover: a forward dataflow over
+// the CFG to its fixpoint, in linear time where a table of which block reaches
+// which took time and memory quadratic in the blocks. `written[b]` is what
+// the writes of block b cover.
+std::vector<Written> written_before(const Cfg& cfg, const std::vector<Written>& written) {
+  std::vector<Written> in(cfg.size()), out = written;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t block : cfg.reverse_post_order()) {
+      Written joined;
+      for (uint32_t before : cfg.predecessors(block)) joined = merge(joined, out[before]);
+      if (joined == in[block]) continue;
+      in[block] = std::move(joined);
+      out[block] = merge(in[block], written[block]);
+      changed = true;
     }
   }
-  return reach;
+  return in;
 }
 
 struct Uncovered {
@@ -170,20 +199,19 @@ class UninitializedSharedRead final : public Rule {
       const ir::Function& function = *entry.function;
       const Accesses& accesses = module.accesses(function);
       const CollisionFinder& finder = module.collisions(function);
-      auto reach = reachability(module.cfg(function));
       std::set<uint32_t> variables;
       for (const MemoryAccess& access : accesses.all()) {
         if (access.storage == spv::StorageClass::Workgroup) variables.insert(access.variable);
       }
-      for (uint32_t variable : variables) check_variable(module, function, entry, finder, reach, variable, report);
+      for (uint32_t variable : variables) check_variable(module, function, entry, finder, variable, report);
     }
   }
 
  private:
   static void check_variable(const Module& module, const ir::Function& function, const EntryPoint& entry,
-                             const CollisionFinder& finder, const std::vector<std::vector<bool>>& reach,
-                             uint32_t variable, Reporter& report) {
+                             const CollisionFinder& finder, uint32_t variable, Reporter& report) {
     const Accesses& accesses = module.accesses(function);
+    const Cfg& cfg = module.cfg(function);
     std::vector<const MemoryAccess*> writes, reads;
     for (const MemoryAccess& access : accesses.all()) {
       if (access.variable != variable || access.storage != spv::StorageClass::Workgroup) continue;
@@ -199,13 +227,23 @@ class UninitializedSharedRead final : public Rule {
     }
     std::vector<Symbol> bounds = write_bounds(module, function, writes);
     if (bounds.size() > 2) return;
-    auto precedes = [&](const MemoryAccess& write, const MemoryAccess& read) {
-      if (write.block == read.block && write.position < read.position) return true;
-      return static_cast<bool>(reach[write.block][read.block]);
-    };
     std::vector<Values> tries = bound_values(bounds, static_cast<int64_t>(module.symbolic(function).invocations()));
-    // The bytes each write covers, by write and bound, computed once.
-    std::vector<std::vector<std::optional<Bytes>>> coverage(writes.size(), std::vector<std::optional<Bytes>>(tries.size()));
+    std::vector<std::vector<size_t>> writes_in(cfg.size());  // by block, in write order
+    for (size_t w = 0; w < writes.size(); ++w) writes_in[writes[w]->block].push_back(w);
+    // Per bound: the bytes each write covers, and what the writes before each block cover.
+    std::vector<std::vector<std::shared_ptr<const Bytes>>> coverage(tries.size());
+    std::vector<std::vector<Written>> before_block(tries.size());
+    auto prepare = [&](size_t t) {
+      if (!coverage[t].empty() || writes.empty()) return;
+      for (const MemoryAccess* write : writes) {
+        coverage[t].push_back(std::make_shared<const Bytes>(cover(finder, *write, tries[t], *size)));
+      }
+      std::vector<Written> written(cfg.size());
+      for (size_t w = 0; w < writes.size(); ++w) {
+        written[writes[w]->block] = merge(written[writes[w]->block], Written{coverage[t][w], w});
+      }
+      before_block[t] = written_before(cfg, written);
+    };
     std::set<std::pair<std::string, uint32_t>> lines;  // one finding per source line
     for (const MemoryAccess* read : reads) {
       if (!read->offset || !read->width) continue;
@@ -215,16 +253,17 @@ class UninitializedSharedRead final : public Rule {
       if (!iterations) continue;
       for (size_t t = 0; t < tries.size(); ++t) {
         const Values& bound = tries[t];
-        Bytes covered((*size + 63) / 64, 0);
-        std::vector<const MemoryAccess*> before;
-        for (size_t w = 0; w < writes.size(); ++w) {
-          if (!precedes(*writes[w], *read)) continue;
-          before.push_back(writes[w]);
-          if (!coverage[w][t]) coverage[w][t] = cover(finder, *writes[w], bound, *size);
-          for (size_t word = 0; word < covered.size(); ++word) covered[word] |= (*coverage[w][t])[word];
+        prepare(t);
+        // The writes before the read: those of blocks that reach its block,
+        // and those earlier in its own block.
+        Written before = writes.empty() ? Written{} : before_block[t][read->block];
+        for (size_t w : writes_in[read->block]) {
+          if (writes[w]->position < read->position) before = merge(before, Written{coverage[t][w], w});
         }
+        Bytes covered = before.bytes ? *before.bytes : Bytes((*size + 63) / 64, 0);
         if (auto uncovered = first_uncovered(finder, *read, *iterations, bound, covered, *size)) {
-          report_read(module, entry, report, *read, before, *uncovered, bound);
+          report_read(module, entry, report, *read, before.first == SIZE_MAX ? nullptr : writes[before.first],
+                      *uncovered, bound);
           lines.insert({location.file, location.line});
           break;
         }
@@ -274,8 +313,10 @@ class UninitializedSharedRead final : public Rule {
     return std::nullopt;
   }
 
+  // `first_write`: the first write (in the function's order) that may run
+  // before the read; nullptr when none does.
   static void report_read(const Module& module, const EntryPoint& entry, Reporter& report, const MemoryAccess& read,
-                          const std::vector<const MemoryAccess*>& writes, Uncovered uncovered, const Values& bound) {
+                          const MemoryAccess* first_write, Uncovered uncovered, const Values& bound) {
     const auto& size = module.symbolic(*entry.function).workgroup_size();
     uint32_t index = uncovered.reader.local_index;
     uncovered.reader.local_id = {static_cast<uint32_t>(index % size[0]), static_cast<uint32_t>(index / size[0] % size[1]),
@@ -286,14 +327,14 @@ class UninitializedSharedRead final : public Rule {
       when += fmt::format("{}{} = {}", when.empty() ? " when " : " and ", module.symbolic(*entry.function).describe(symbol),
                           value);
     }
-    std::string message = writes.empty()
+    std::string message = !first_write
         ? fmt::format("invocation {} reads {}, but no invocation writes '{}' before this read",
                       invocation_text(uncovered.reader, entry), element, module.name(read.variable))
         : fmt::format("invocation {} reads {}, which no invocation writes before it{}",
                       invocation_text(uncovered.reader, entry), element, when);
     auto builder = report.at(*read.instruction, message);
-    if (!writes.empty()) {
-      builder.note(*writes.front()->instruction,
+    if (first_write) {
+      builder.note(*first_write->instruction,
                    fmt::format("'{}' is written here, but not at {}{}", module.name(read.variable), element, when));
     }
     builder.fix_title("write every element that is read (idle invocations store the identity, e.g. 0), or bound the read");

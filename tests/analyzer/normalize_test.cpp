@@ -139,6 +139,39 @@ void main() {
   EXPECT_EQ(testing::count_opcode(*normalized, kOpReturn), 2u) << testing::disassemble(*normalized);
 }
 
+TEST(Normalize, LeavesCallsThatWouldInlineBeyondItsBudget) {
+  // A helper that returns early, called 60 times by one called 60 times by
+  // main: inlined, some 3600 copies of its body, past 100,000 instructions.
+  std::string source = R"(#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) buffer Data { uint values[]; };
+uint leaf(uint i) {
+    if (i >= values.length()) return 0u;
+    uint v = values[i];
+    v = v * 3u + values[i + 1u];
+    v = v * 5u + values[i + 2u];
+    v = v * 7u + values[i + 3u];
+    v = v * 11u + values[i + 4u];
+    return v ^ (v >> 3u);
+}
+uint middle(uint i) {
+    uint sum = 0u;
+)";
+  for (int k = 0; k < 60; ++k) source += "    sum += leaf(i + " + std::to_string(k) + "u);\n";
+  source += "    return sum;\n}\nvoid main() {\n    uint sum = 0u;\n";
+  for (int k = 0; k < 60; ++k) source += "    sum += middle(gl_LocalInvocationID.x * " + std::to_string(k) + "u);\n";
+  source += "    values[gl_LocalInvocationID.x] = sum;\n}\n";
+  std::vector<uint32_t> spirv = compile_glsl("wide.comp", source);
+  std::string error, left_undone;
+  auto normalized = normalize(spirv, SPV_ENV_VULKAN_1_3, &error, &left_undone);
+  ASSERT_TRUE(normalized.has_value()) << error;
+  EXPECT_NE(left_undone.find("more than the 100000 klint inlines"), std::string::npos) << left_undone;
+  // middle() has no early return and went into main; the calls of leaf() stay.
+  EXPECT_EQ(testing::count_opcode(*normalized, kOpFunctionCall), 3600u);
+  spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_3);
+  EXPECT_TRUE(tools.Validate(*normalized));
+}
+
 TEST(Normalize, InvalidModuleFailsWithMessage) {
   std::vector<uint32_t> spirv = compile_glsl("helper.comp", kHelperShader);
   spirv.resize(spirv.size() - 3);  // cut into the last instructions
