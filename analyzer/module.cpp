@@ -501,6 +501,12 @@ std::string Module::disassemble(const ir::Instruction& instruction) const {
   return line;
 }
 
+void Module::note_budget(std::string what) const {
+  if (std::find(budget_notes_.begin(), budget_notes_.end(), what) == budget_notes_.end()) {
+    budget_notes_.push_back(std::move(what));
+  }
+}
+
 Module::FunctionAnalyses& Module::analyses(const ir::Function& function) const {
   auto& slot = analyses_[&function];
   if (!slot) slot = std::make_unique<FunctionAnalyses>(function);

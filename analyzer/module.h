@@ -115,6 +115,12 @@ class Module {
   // Text of one instruction in SPIR-V assembly, with friendly names.
   std::string disassemble(const ir::Instruction& instruction) const;
 
+  // What an analysis left out for its budget, said once each: the driver
+  // shows these as notes on the file. The analysis then answers "unknown",
+  // which never makes a finding.
+  void note_budget(std::string what) const;
+  const std::vector<std::string>& budget_notes() const { return budget_notes_; }
+
   // Analyses, computed on first use.
   const Cfg& cfg(const ir::Function& function) const;
   const DominatorTree& dominators(const ir::Function& function) const;
@@ -173,6 +179,7 @@ class Module {
   std::optional<Location> indexed_location(const ir::Instruction& instruction) const;
   mutable std::vector<std::string> disassembly_;  // by ordinal - 1, made on first use
   mutable std::map<const ir::Function*, std::unique_ptr<FunctionAnalyses>> analyses_;
+  mutable std::vector<std::string> budget_notes_;
 };
 
 }  // namespace klint

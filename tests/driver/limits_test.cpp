@@ -164,6 +164,39 @@ TEST_F(Limits, IdBoundsAtTwoToTheTwentySecond) {
   EXPECT_NE(run.out.find("The id bound is larger than the max id bound 4194303"), std::string::npos) << run.out;
 }
 
+// Accesses with no barrier between pair up quadratically: past the budget
+// (analyzer/barrier_intervals.h) the race and redundant-barrier rules leave
+// the function out, the file gets a note and still counts as linted, and the
+// other rules run. Under it, the same kernel's races are found.
+TEST_F(Limits, DenseSharedAccessesPastThePairBudget) {
+  auto dense = [](int statements) {
+    std::string text = "#version 450\nlayout(local_size_x = 64) in;\nlayout(binding = 0) buffer D { float x[]; };\n"
+                       "shared float tile[64];\nvoid main() {\n    uint t = gl_LocalInvocationID.x;\n";
+    for (int k = 0; k < statements; ++k) {
+      text += "    tile[t] += tile[(t + " + std::to_string(k + 1) + "u) & 63u];\n";
+    }
+    return text + "    x[t] = tile[t];\n}\n";
+  };
+  write("few.comp", dense(4));
+  write("many.comp", dense(200));
+  KlintRun run = run_klint({"--no-cache", "--format", "json", "few.comp", "many.comp"}, "", 120);
+  nlohmann::json report = nlohmann::json::parse(run.out);
+  EXPECT_EQ(report["files_linted"], 2);
+  size_t races_few = 0, races_many = 0;
+  for (const nlohmann::json& f : report["findings"]) {
+    if (f["rule"] != "shared-memory-race") continue;
+    (f["location"]["file"] == "few.comp" ? races_few : races_many) += 1;
+  }
+  EXPECT_GT(races_few, 0u) << run.out;
+  EXPECT_EQ(races_many, 0u) << run.out;
+  ASSERT_EQ(report["inputs"].size(), 1u) << run.out;
+  EXPECT_EQ(report["inputs"][0]["path"], "many.comp");
+  EXPECT_EQ(report["inputs"][0]["error"], false);
+  EXPECT_NE(report["inputs"][0]["reason"].get<std::string>().find("shared-memory-race and redundant-barrier left"),
+            std::string::npos)
+      << run.out;
+}
+
 // 1024 invocations and 32 KiB of shared memory, lavapipe's limit: over Mali's
 // 256 invocations, one workgroup resident on an Apple core, and a reduction
 // whose loops the analyses walk for every invocation.
