@@ -1,5 +1,7 @@
 #include "analyzer/barrier_intervals.h"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <deque>
 #include <map>
@@ -273,17 +275,31 @@ IterationLimits BarrierIntervals::limits(uint32_t block, uint32_t other, int oth
   return result;
 }
 
-const std::vector<ConcurrentPair>& BarrierIntervals::concurrent_pairs(spv::StorageClass storage) const {
+const std::vector<ConcurrentPair>* BarrierIntervals::concurrent_pairs(spv::StorageClass storage) const {
   auto found = pairs_by_storage_.find(storage);
   if (found == pairs_by_storage_.end()) {
     auto in = [storage](const MemoryAccess& access) { return access.storage == storage; };
-    found = pairs_by_storage_.emplace(storage, concurrent_pairs(in)).first;
+    size_t accesses = static_cast<size_t>(std::count_if(accesses_.all().begin(), accesses_.all().end(), in));
+    size_t budget = std::max(kMinPairBudget, kPairsPerAccess * accesses);
+    found = pairs_by_storage_.emplace(storage, concurrent_pairs(in, budget)).first;
+    if (!found->second) {
+      module_.note_budget(fmt::format(
+          "more than {} pairs of its {} accesses to {} memory in {} may run at once, more than klint checks; "
+          "shared-memory-race and redundant-barrier left that function out",
+          budget, accesses, storage == spv::StorageClass::Workgroup ? "workgroup" : "other",
+          module_.name(function_.id())));
+    }
   }
-  return found->second;
+  return found->second ? &*found->second : nullptr;
 }
 
 std::vector<ConcurrentPair> BarrierIntervals::concurrent_pairs(
     const std::function<bool(const MemoryAccess&)>& relevant) const {
+  return *concurrent_pairs(relevant, SIZE_MAX);
+}
+
+std::optional<std::vector<ConcurrentPair>> BarrierIntervals::concurrent_pairs(
+    const std::function<bool(const MemoryAccess&)>& relevant, size_t budget) const {
   const auto& all = accesses_.all();
   std::map<std::pair<size_t, size_t>, ConcurrentPair> pairs;
   auto add = [&](const IntervalAccess& a, const IntervalAccess& b, bool ordered) {
@@ -315,6 +331,7 @@ std::vector<ConcurrentPair> BarrierIntervals::concurrent_pairs(
     add(self, self, false);
     BarrierInterval after = walk(all[i].block, all[i].position + 1, all[i].instruction);
     for (const IntervalAccess& next : after.accesses) add(self, next, true);
+    if (pairs.size() > budget) return std::nullopt;
   }
   // Accesses on two sides of a branch that invocations take differently.
   const Uniformity& uniformity = module_.uniformity(function_);
@@ -334,6 +351,7 @@ std::vector<ConcurrentPair> BarrierIntervals::concurrent_pairs(
         for (size_t y = x + 1; y < sides.size(); ++y) {
           for (const IntervalAccess& a : sides[x].accesses) {
             for (const IntervalAccess& b : sides[y].accesses) add(a, b, false);
+            if (pairs.size() > budget) return std::nullopt;
           }
         }
       }

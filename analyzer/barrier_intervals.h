@@ -75,8 +75,18 @@ class BarrierIntervals {
   std::vector<const Loop*> differing_iterations(const IntervalAccess& a, const IntervalAccess& b) const;
   // The pairs of accesses, both passing `relevant`, that may run concurrently.
   std::vector<ConcurrentPair> concurrent_pairs(const std::function<bool(const MemoryAccess&)>& relevant) const;
-  // The pairs of accesses to memory of one storage class, computed once.
-  const std::vector<ConcurrentPair>& concurrent_pairs(spv::StorageClass storage) const;
+  // The pairs of accesses to memory of one storage class, computed once;
+  // nullptr when there are more than the budget below (the module notes it).
+  const std::vector<ConcurrentPair>* concurrent_pairs(spv::StorageClass storage) const;
+
+  // Accesses with no barrier between pair up quadratically, and each pair
+  // costs a search over every invocation (100,000 pairs take about a second
+  // and 100 MB): past this many pairs on average per access, and at least
+  // kMinPairBudget, the pairs are not made. Real kernels stay far below
+  // (ggml's most: 1,477 pairs of 190 accesses; vkd3d-proton's gdeflate 3,009
+  // of 222).
+  static constexpr size_t kPairsPerAccess = 64;
+  static constexpr size_t kMinPairBudget = 100000;
 
  private:
   // The interval from `position` of `block`; `start` is the barrier or
@@ -106,7 +116,9 @@ class BarrierIntervals {
     bool barrier = false;
   };
   std::vector<std::vector<Event>> events_;  // by block index
-  mutable std::map<spv::StorageClass, std::vector<ConcurrentPair>> pairs_by_storage_;
+  std::optional<std::vector<ConcurrentPair>> concurrent_pairs(const std::function<bool(const MemoryAccess&)>& relevant,
+                                                              size_t budget) const;
+  mutable std::map<spv::StorageClass, std::optional<std::vector<ConcurrentPair>>> pairs_by_storage_;
   // The walk past the end of the last block walked from inside (see walk()).
   mutable std::optional<std::pair<uint32_t, BarrierInterval>> tail_;
 };

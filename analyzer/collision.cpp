@@ -1,6 +1,7 @@
 #include "analyzer/collision.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 #include <tuple>
@@ -33,8 +34,8 @@ struct CollisionFinder::State {
   mutable std::map<OffsetsKey, std::vector<std::optional<int64_t>>> offsets;
   // find() by its arguments: the race and redundant-barrier rules ask about
   // the same pairs of accesses.
-  using Side = std::tuple<const ir::Instruction*, MemoryAccess::Kind, uint32_t, uint64_t,
-                          std::map<Polynomial::Monomial, int64_t>, std::vector<uint32_t>, std::vector<uint32_t>>;
+  // Accesses by their index in Accesses::all(); a copy made elsewhere is not cached.
+  using Side = std::tuple<size_t, std::vector<uint32_t>, std::vector<uint32_t>>;
   using FindKey = std::tuple<Side, Side, std::vector<const Loop*>>;
   mutable std::map<FindKey, std::optional<Collision>> found;
 };
@@ -285,11 +286,16 @@ std::optional<Collision> CollisionFinder::find(const MemoryAccess& a, const Memo
                                                const IterationLimits& a_limits,
                                                const IterationLimits& b_limits) const {
   if (state_->invocations.empty() || !a.offset || !b.offset || !a.width || !b.width) return std::nullopt;
-  auto side = [](const MemoryAccess& access, const IterationLimits& limits) {
-    return State::Side{access.instruction, access.kind, access.block, access.width, access.offset->terms(),
-                       limits.last, limits.first};
+  const auto& all = accesses_.all();
+  auto index = [&](const MemoryAccess& access) -> std::optional<size_t> {
+    std::less<const MemoryAccess*> before;  // a total order, unlike < on unrelated pointers
+    if (all.empty() || before(&access, all.data()) || !before(&access, all.data() + all.size())) return std::nullopt;
+    return static_cast<size_t>(&access - all.data());
   };
-  State::FindKey key{side(a, a_limits), side(b, b_limits), independent};
+  std::optional<size_t> index_a = index(a), index_b = index(b);
+  if (!index_a || !index_b) return find_uncached(a, b, independent, a_limits, b_limits);
+  auto side = [](size_t access, const IterationLimits& limits) { return State::Side{access, limits.last, limits.first}; };
+  State::FindKey key{side(*index_a, a_limits), side(*index_b, b_limits), independent};
   if (auto it = state_->found.find(key); it != state_->found.end()) return it->second;
   std::optional<Collision> collision = find_uncached(a, b, independent, a_limits, b_limits);
   state_->found.emplace(std::move(key), collision);

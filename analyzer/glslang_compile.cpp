@@ -371,7 +371,10 @@ constexpr std::string_view kKnownStages[] = {"vertex",  "fragment", "tesscontrol
 
 bool is_valid_spirv(const std::vector<uint32_t>& spirv, spv_target_env env) {
   spvtools::SpirvTools tools(env);
-  return tools.Validate(spirv);
+  // Friendly names only word messages, and cost time quadratic in repeated OpNames.
+  spvtools::ValidatorOptions options;
+  options.SetFriendlyNames(false);
+  return tools.Validate(spirv.data(), spirv.size(), options);
 }
 
 // glslang's HLSL output often needs SPIRV-Tools' legalization (glslc runs it

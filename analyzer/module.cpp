@@ -44,10 +44,20 @@ void Module::index() {
   std::optional<Line> line;
   size_t ordinal = 0;
   const ir::Block* block = nullptr;
+  size_t count = 0;
+  ir_.for_each_instruction([&](const ir::Instruction&) { ++count; });
+  indexed_.reserve(count);
+  std::unordered_map<std::string, uint32_t> file_numbers;
+  auto file_number = [&](const std::string& path) {
+    auto [it, inserted] = file_numbers.try_emplace(path, static_cast<uint32_t>(location_files_.size() + 1));
+    if (inserted) location_files_.push_back(path);
+    return it->second;
+  };
   auto visit = [&](const ir::Instruction& instruction) {
     ++ordinal;
-    ordinals_[&instruction] = ordinal;
-    if (block) blocks_[&instruction] = block;
+    Indexed& indexed = indexed_[&instruction];
+    indexed.ordinal = ordinal;
+    indexed.block = block;
     switch (instruction.opcode()) {
       case spv::Op::OpLine:
         line = Line{instruction.word(0), instruction.word(1), instruction.word(2)};
@@ -64,15 +74,17 @@ void Module::index() {
     for (uint32_t input : instruction.input_ids()) uses_[input].push_back(&instruction);
     if (!origin_.assembly_lines.empty()) {
       if (ordinal <= origin_.assembly_lines.size()) {
-        locations_[&instruction] = Location{origin_.path, origin_.assembly_lines[ordinal - 1], 0, 0, {}};
+        indexed.file = file_number(origin_.path);
+        indexed.line = origin_.assembly_lines[ordinal - 1];
       }
     } else if (line) {
       auto file = strings_.find(line->file);
       // glslang's column for a function definition is that of its parenthesis,
       // which points nowhere useful; the line alone reads better.
       uint32_t column = instruction.opcode() == spv::Op::OpFunction ? 0 : line->column;
-      locations_[&instruction] = Location{file != strings_.end() ? file->second : origin_.path,
-                                          line->line, column, 0, {}};
+      indexed.file = file_number(file != strings_.end() ? file->second : origin_.path);
+      indexed.line = line->line;
+      indexed.column = column;
     }
   };
 
@@ -206,8 +218,8 @@ const ir::Function* Module::function(uint32_t id) const {
 }
 
 const ir::Block* Module::block_of(const ir::Instruction& instruction) const {
-  auto it = blocks_.find(&instruction);
-  return it == blocks_.end() ? nullptr : it->second;
+  auto it = indexed_.find(&instruction);
+  return it == indexed_.end() ? nullptr : it->second.block;
 }
 
 const ir::Function* Module::function_of(const ir::Block& block) const {
@@ -359,8 +371,14 @@ std::optional<uint64_t> Module::type_size(uint32_t type_id) const {
   }
 }
 
+std::optional<Location> Module::indexed_location(const ir::Instruction& instruction) const {
+  auto it = indexed_.find(&instruction);
+  if (it == indexed_.end() || it->second.file == 0) return std::nullopt;
+  return Location{location_files_[it->second.file - 1], it->second.line, it->second.column, 0, {}};
+}
+
 Location Module::location(const ir::Instruction& instruction) const {
-  if (auto it = locations_.find(&instruction); it != locations_.end()) return it->second;
+  if (auto known = indexed_location(instruction)) return *known;
   return Location{origin_.path, 0, 0, 0, disassemble(instruction)};
 }
 
@@ -404,7 +422,7 @@ std::optional<Location> Module::find_line(Match&& match, std::string_view token)
 
 Location Module::declaration(uint32_t variable_id) const {
   if (const ir::Instruction* variable = def(variable_id)) {
-    if (auto it = locations_.find(variable); it != locations_.end()) return it->second;
+    if (auto known = indexed_location(*variable)) return *known;
   }
   if (auto name = names_.find(variable_id); name != names_.end()) {
     auto declares = [&](std::string_view line) {
@@ -476,11 +494,17 @@ std::string Module::disassemble(const ir::Instruction& instruction) const {
       disassembly_ = split_instructions(text);
     }
   }
-  auto it = ordinals_.find(&instruction);
-  if (it == ordinals_.end() || it->second > disassembly_.size()) return {};
-  std::string line = disassembly_[it->second - 1];
+  auto it = indexed_.find(&instruction);
+  if (it == indexed_.end() || it->second.ordinal > disassembly_.size()) return {};
+  std::string line = disassembly_[it->second.ordinal - 1];
   line.erase(0, line.find_first_not_of(' '));
   return line;
+}
+
+void Module::note_budget(std::string what) const {
+  if (std::find(budget_notes_.begin(), budget_notes_.end(), what) == budget_notes_.end()) {
+    budget_notes_.push_back(std::move(what));
+  }
 }
 
 Module::FunctionAnalyses& Module::analyses(const ir::Function& function) const {

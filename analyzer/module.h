@@ -115,6 +115,12 @@ class Module {
   // Text of one instruction in SPIR-V assembly, with friendly names.
   std::string disassemble(const ir::Instruction& instruction) const;
 
+  // What an analysis left out for its budget, said once each: the driver
+  // shows these as notes on the file. The analysis then answers "unknown",
+  // which never makes a finding.
+  void note_budget(std::string what) const;
+  const std::vector<std::string>& budget_notes() const { return budget_notes_; }
+
   // Analyses, computed on first use.
   const Cfg& cfg(const ir::Function& function) const;
   const DominatorTree& dominators(const ir::Function& function) const;
@@ -159,12 +165,21 @@ class Module {
   };
   std::vector<SourceText> sources_;
   std::unordered_multimap<uint32_t, const ir::Instruction*> decorations_;
-  std::unordered_map<const ir::Instruction*, const ir::Block*> blocks_;
   std::unordered_map<const ir::Block*, const ir::Function*> functions_of_;
-  std::unordered_map<const ir::Instruction*, Location> locations_;
-  std::unordered_map<const ir::Instruction*, size_t> ordinals_;
+  // What index() learns of each instruction; one entry, not a map per fact,
+  // and the location's file by number: a large module has a million.
+  struct Indexed {
+    size_t ordinal = 0;
+    const ir::Block* block = nullptr;  // nullptr for globals
+    uint32_t file = 0;  // 1 + index into location_files_; 0 when it has no location
+    uint32_t line = 0, column = 0;
+  };
+  std::unordered_map<const ir::Instruction*, Indexed> indexed_;
+  std::vector<std::string> location_files_;
+  std::optional<Location> indexed_location(const ir::Instruction& instruction) const;
   mutable std::vector<std::string> disassembly_;  // by ordinal - 1, made on first use
   mutable std::map<const ir::Function*, std::unique_ptr<FunctionAnalyses>> analyses_;
+  mutable std::vector<std::string> budget_notes_;
 };
 
 }  // namespace klint

@@ -17,13 +17,15 @@ struct InputFile {
 
 // A one-line message about an input that is not linted: an error (missing,
 // unreadable, symlink loop) or a note (a non-compute shader or an include-only
-// header, skipped).
+// header, skipped); or a note on a file that was linted but not all of it
+// analyzed (`linted`).
 struct InputMessage {
   std::string path;
   std::string reason;
   bool is_error = true;
   uint32_t line = 0;  // where in `path`, for errors inside a file (a configuration); 0 for the whole file
   uint32_t column = 0;
+  bool linted = false;
 };
 
 struct Discovery {

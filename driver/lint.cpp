@@ -130,7 +130,7 @@ void lint_compiled(const InputFile& input, const LintOptions& options, CompiledS
         input.path,
         printable(fmt::format("klint left calls in the module ({}); it analyzed them as calls, and may find less",
                               left_undone)),
-        false});
+        false, 0, 0, true});
   }
   std::optional<ir::Module> analyzed = normalized ? ir::decode(*normalized, &decode_error) : std::nullopt;
   if (!analyzed) {
@@ -142,7 +142,7 @@ void lint_compiled(const InputFile& input, const LintOptions& options, CompiledS
         printable(fmt::format("klint could not normalize the module ({}); it analyzed the module as written, and "
                               "may find less",
                               why)),
-        false});
+        false, 0, 0, true});
     analyzed = ir::decode(words, &decode_error);
   }
   if (!analyzed) {
@@ -154,6 +154,10 @@ void lint_compiled(const InputFile& input, const LintOptions& options, CompiledS
   Module module(std::move(*analyzed), ModuleOrigin{input.path, {}});
   for (Diagnostic& d : run_rules(module, options.selection, options.rule_options)) {
     report.diagnostics.push_back(std::move(d));
+  }
+  for (const std::string& note : module.budget_notes()) {
+    report.messages.push_back(
+        InputMessage{input.path, printable(fmt::format("klint analyzed less than all of it: {}", note)), false, 0, 0, true});
   }
 }
 

@@ -352,7 +352,8 @@ int run(const Arguments& args) {
     for (const InputMessage& message : report.messages) input_message(message);
     for (Diagnostic& diagnostic : report.diagnostics) apply_severity(diagnostic, job.severity);
     for (SuppressedDiagnostic& silenced : report.suppressed) apply_severity(silenced.diagnostic, job.severity);
-    linted += report.messages.empty();
+    linted += std::all_of(report.messages.begin(), report.messages.end(),
+                          [](const InputMessage& message) { return message.linted; });
     in_baseline += settled ? *settled : settle(report, i);
     if (baseline_writer) baseline_writer->add(report.diagnostics, sources);
     if (!report.diagnostics.empty()) progress.clear();

@@ -330,7 +330,15 @@ class FunctionBarriers {
       if (is_entry_) {
         const BarrierIntervals& intervals = module_.barrier_intervals(function_);
         const CollisionFinder& finder = module_.collisions(function_);
-        for (const ConcurrentPair& pair : intervals.concurrent_pairs(spv::StorageClass::Workgroup)) {
+        const std::vector<ConcurrentPair>* pairs = intervals.concurrent_pairs(spv::StorageClass::Workgroup);
+        if (!pairs) {
+          // Too many pairs to check: any workgroup access may race, so no
+          // barrier next to one is called redundant.
+          for (size_t i = 0; i < all_.size(); ++i) {
+            if (all_[i].storage == spv::StorageClass::Workgroup) (*racing_)[i] = true;
+          }
+        }
+        for (const ConcurrentPair& pair : pairs ? *pairs : std::vector<ConcurrentPair>{}) {
           const MemoryAccess& a = all_[pair.a];
           const MemoryAccess& b = all_[pair.b];
           if (a.variable != b.variable || (!writes(a) && !writes(b))) continue;

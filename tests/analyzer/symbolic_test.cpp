@@ -150,6 +150,26 @@ TEST(BarrierIntervals, BarriersSeparateAndBackEdgesJoin) {
   EXPECT_EQ(concurrent(*looped), (std::vector<std::string>{"0-0", "0-1", "1-1"}));
 }
 
+TEST(BarrierIntervals, DensePairsPastTheBudgetAreNotMadeAndTheModuleSaysSo) {
+  // 600 accesses (two reads and a write a line) with no barrier between:
+  // some 180,000 pairs, past max(kMinPairBudget, kPairsPerAccess * 600).
+  std::string body = "uint t = gl_LocalInvocationID.x;\n";
+  for (int k = 0; k < 200; ++k) body += "tile[t] += tile[(t + " + std::to_string(k + 1) + "u) & 255u];\n";
+  auto dense = kernel("layout(local_size_x = 64) in;", body);
+  const BarrierIntervals& intervals = dense->barrier_intervals(entry(*dense));
+  EXPECT_EQ(intervals.concurrent_pairs(spv::StorageClass::Workgroup), nullptr);
+  ASSERT_EQ(dense->budget_notes().size(), 1u);
+  EXPECT_NE(dense->budget_notes()[0].find("more than 100000 pairs of its 600 accesses to workgroup memory in main"),
+            std::string::npos)
+      << dense->budget_notes()[0];
+  // Under the budget, the same pairs as without one, and no note.
+  auto sparse = kernel("layout(local_size_x = 64) in;", "uint t = gl_LocalInvocationID.x;\ntile[t] += tile[t + 1u];");
+  const BarrierIntervals& few = sparse->barrier_intervals(entry(*sparse));
+  ASSERT_NE(few.concurrent_pairs(spv::StorageClass::Workgroup), nullptr);
+  EXPECT_EQ(few.concurrent_pairs(spv::StorageClass::Workgroup)->size(), concurrent(*sparse).size());
+  EXPECT_TRUE(sparse->budget_notes().empty());
+}
+
 TEST(BarrierIntervals, AFlagSetInTheLoopIsKnownOnTheWayAround) {
   auto module = kernel("layout(local_size_x = 64) in;",
                        "bool again = false;\n"

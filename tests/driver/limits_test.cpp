@@ -164,6 +164,76 @@ TEST_F(Limits, IdBoundsAtTwoToTheTwentySecond) {
   EXPECT_NE(run.out.find("The id bound is larger than the max id bound 4194303"), std::string::npos) << run.out;
 }
 
+// A helper that returns early, called 3,600 times once everything else is
+// inlined: merge-return would let the inliner copy it past 100,000
+// instructions (analyzer/normalize.cpp), so the calls stay and the file gets
+// a note; it is linted, and the kernel's race is still found.
+TEST_F(Limits, InliningPastItsBudget) {
+  std::string text = R"(#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { uint values[]; };
+shared uint tile[64];
+uint leaf(uint i) {
+    if (i >= values.length()) return 0u;
+    uint v = values[i];
+    v = v * 3u + values[i + 1u];
+    v = v * 5u + values[i + 2u];
+    v = v * 7u + values[i + 3u];
+    return v ^ (v >> 3u);
+}
+uint middle(uint i) {
+    uint sum = 0u;
+)";
+  for (int k = 0; k < 60; ++k) text += "    sum += leaf(i + " + std::to_string(k) + "u);\n";
+  text += "    return sum;\n}\nvoid main() {\n    uint t = gl_LocalInvocationID.x;\n    tile[t] = 0u;\n";
+  text += "    values[t] = tile[(t + 1u) % 64u];\n    uint sum = 0u;\n";
+  for (int k = 0; k < 60; ++k) text += "    sum += middle(t * " + std::to_string(k) + "u);\n";
+  text += "    values[t] += sum;\n}\n";
+  write("calls.comp", text);
+  KlintRun run = run_klint({"--no-cache", "--format", "json", "calls.comp"}, "", 120);
+  nlohmann::json report = nlohmann::json::parse(run.out);
+  EXPECT_EQ(report["files_linted"], 1);
+  // main's read of tile after the 60 lines of middle().
+  EXPECT_EQ(findings(run).count({"calls.comp", "shared-memory-race", 80}), 1u) << run.out;
+  ASSERT_EQ(report["inputs"].size(), 1u) << run.out;
+  EXPECT_NE(report["inputs"][0]["reason"].get<std::string>().find("more than the 100000 klint inlines"),
+            std::string::npos)
+      << run.out;
+}
+
+// Accesses with no barrier between pair up quadratically: past the budget
+// (analyzer/barrier_intervals.h) the race and redundant-barrier rules leave
+// the function out, the file gets a note and still counts as linted, and the
+// other rules run. Under it, the same kernel's races are found.
+TEST_F(Limits, DenseSharedAccessesPastThePairBudget) {
+  auto dense = [](int statements) {
+    std::string text = "#version 450\nlayout(local_size_x = 64) in;\nlayout(binding = 0) buffer D { float x[]; };\n"
+                       "shared float tile[64];\nvoid main() {\n    uint t = gl_LocalInvocationID.x;\n";
+    for (int k = 0; k < statements; ++k) {
+      text += "    tile[t] += tile[(t + " + std::to_string(k + 1) + "u) & 63u];\n";
+    }
+    return text + "    x[t] = tile[t];\n}\n";
+  };
+  write("few.comp", dense(4));
+  write("many.comp", dense(200));
+  KlintRun run = run_klint({"--no-cache", "--format", "json", "few.comp", "many.comp"}, "", 120);
+  nlohmann::json report = nlohmann::json::parse(run.out);
+  EXPECT_EQ(report["files_linted"], 2);
+  size_t races_few = 0, races_many = 0;
+  for (const nlohmann::json& f : report["findings"]) {
+    if (f["rule"] != "shared-memory-race") continue;
+    (f["location"]["file"] == "few.comp" ? races_few : races_many) += 1;
+  }
+  EXPECT_GT(races_few, 0u) << run.out;
+  EXPECT_EQ(races_many, 0u) << run.out;
+  ASSERT_EQ(report["inputs"].size(), 1u) << run.out;
+  EXPECT_EQ(report["inputs"][0]["path"], "many.comp");
+  EXPECT_EQ(report["inputs"][0]["error"], false);
+  EXPECT_NE(report["inputs"][0]["reason"].get<std::string>().find("shared-memory-race and redundant-barrier left"),
+            std::string::npos)
+      << run.out;
+}
+
 // 1024 invocations and 32 KiB of shared memory, lavapipe's limit: over Mali's
 // 256 invocations, one workgroup resident on an Apple core, and a reduction
 // whose loops the analyses walk for every invocation.
