@@ -145,7 +145,7 @@ std::string settings_key(const LintOptions& options) {
   const auto& [compile, selection, rule_options] = options;
   const auto& [include_dirs, defines, target_env, force_compute, entry_point] = compile;
   const auto& [select, ignore] = selection;
-  const auto& [targets, max_shared_memory] = rule_options;
+  const auto& [targets, targets_declared, max_shared_memory] = rule_options;
 
   KeyWriter key;
   key.fields(include_dirs).field(std::to_string(defines.size()));
@@ -157,6 +157,7 @@ std::string settings_key(const LintOptions& options) {
   }
   key.field(std::to_string(targets.size()));
   for (const Target* target : targets) key.field(target_to_json(*target));
+  key.field(targets_declared ? "declared" : "defaults");
   key.field(max_shared_memory ? std::to_string(*max_shared_memory) : "none");
   return key.take();
 }

@@ -106,6 +106,7 @@ class Planner {
       std::optional<std::vector<const Target*>> targets = targets_for(names, settings);
       if (!targets) return std::nullopt;
       options.rule_options.targets = *targets;
+      options.rule_options.targets_declared = true;
     }
     options.rule_options.max_shared_memory = command_line_.max_shared_memory;
     return options;

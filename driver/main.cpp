@@ -186,7 +186,10 @@ void print_targets(std::ostream& out) {
                                ? std::to_string(target.subgroup_size.min)
                                : fmt::format("{}-{}", target.subgroup_size.min, target.subgroup_size.max);
     out << fmt::format("{} {:<{}}  {:>9}  {:>11}  {:>8}  {}\n", is_default ? '*' : ' ', target.name, width,
-                       target.max_compute_shared_memory_size, target.max_compute_work_group_invocations, subgroup,
+                       target.max_compute_shared_memory_size,
+                       target.max_compute_work_group_invocations ? std::to_string(target.max_compute_work_group_invocations)
+                                                                 : std::string("?"),
+                       subgroup,
                        target.description);
   }
   out << "\n* checked by default; choose others with --target NAME[,NAME...], a target file, or device[:INDEX]\n";

@@ -120,12 +120,15 @@ void add_occupancy(reflect::EntryPoint& entry, const std::vector<const Target*>&
     if (entry.workgroup_size) {
       for (size_t i = 0; i < 3; ++i) {
         invocations *= (*entry.workgroup_size)[i].value;
-        dimensions_fit &= (*entry.workgroup_size)[i].value <= target->max_compute_work_group_size[i];
+        // A limit no source gives (0) is not held against the kernel.
+        const uint32_t max = target->max_compute_work_group_size[i];
+        dimensions_fit &= max == 0 || (*entry.workgroup_size)[i].value <= max;
       }
     }
     reflect::Residency residency{target->name, true, std::nullopt, {}};
     residency.fits = shared <= target->max_compute_shared_memory_size && dimensions_fit &&
-                     invocations <= target->max_compute_work_group_invocations;
+                     (target->max_compute_work_group_invocations == 0 ||
+                      invocations <= target->max_compute_work_group_invocations);
     if (auto occupancy = estimate_occupancy(*target, shared, invocations); occupancy && residency.fits) {
       residency.resident_workgroups = occupancy->resident_workgroups;
       residency.limited_by = std::string(to_string(occupancy->limited_by));

@@ -22,6 +22,12 @@ namespace klint {
 struct RuleOptions {
   // --target: the devices portability rules check against.
   std::vector<const Target*> targets = default_targets();
+  // Whether the user named the targets (--target, `targets` in klint.toml).
+  // Against the default set, a capability the module declares is a
+  // requirement its host checks, not a finding, and a limit above what Vulkan
+  // guarantees is a warning that names the devices it fails on
+  // (docs/portability.md).
+  bool targets_declared = false;
   // --max-shared-memory BYTES: one explicit limit instead of the targets'.
   std::optional<uint64_t> max_shared_memory;
 };

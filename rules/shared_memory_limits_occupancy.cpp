@@ -24,22 +24,22 @@ more. Only fitting kernels are checked: one over the limit is
 `shared-memory-over-limit`.
 
 The estimate follows each target's figures (docs/targets.md): shared memory per
-compute unit divided by the workgroup's, or the vendor's published tiers where
-there are such (Apple GPUs: up to 8 KiB, 4 workgroups; up to 16 KiB, 2; up to
-32 KiB, 1). Registers bound residency too but are unknown before the driver
-compiles the shader, so the real occupancy can be lower still, never higher.
+compute unit divided by the workgroup's, or a vendor's tiers where a target
+file gives them with a source. Registers bound residency too but are unknown
+before the driver compiles the shader, so the real occupancy can be lower
+still, never higher.
 
 ## Why it matters
 While one workgroup waits for memory, the compute unit runs another. With a
 single resident workgroup nothing hides the wait and bandwidth-bound kernels
-run at a fraction of peak; the seeds measure this on Apple GPUs, where a kernel
-using 20 KiB of threadgroup memory runs one threadgroup per core.
+run at a fraction of peak. An Apple M1 core has about 60 KiB of threadgroup
+memory (measured), so a kernel using 32 KiB runs one threadgroup per core.
 
 ## Bad
 ```glsl
 layout(local_size_x = 256) in;
 layout(binding = 0) buffer Data { float data[]; };
-shared float tile[5120];       // 20 KiB: one workgroup per Apple GPU core
+shared float tile[8192];       // 32 KiB: one workgroup per Apple M1 core
 void main() {
     tile[gl_LocalInvocationID.x] = data[gl_GlobalInvocationID.x];
     barrier();
@@ -51,7 +51,7 @@ void main() {
 ```glsl
 layout(local_size_x = 256) in;
 layout(binding = 0) buffer Data { float data[]; };
-shared float tile[2048];       // 8 KiB: four workgroups per core
+shared float tile[2048];       // 8 KiB: seven workgroups per core
 void main() {
     tile[gl_LocalInvocationID.x] = data[gl_GlobalInvocationID.x];
     barrier();

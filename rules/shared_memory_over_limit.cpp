@@ -19,7 +19,10 @@ A compute entry point whose workgroup variables (GLSL `shared`, HLSL
 (`maxComputeSharedMemorySize`). Every selected target is checked (`--target`,
 by default the portable set in docs/targets.md) and the finding names the
 targets that fail with each one's limit. `--max-shared-memory BYTES` checks
-one explicit limit instead. Variables are counted at their natural size:
+one explicit limit instead. Against targets you declare (`--target`, or
+`targets` in klint.toml) or an explicit limit the finding is an error; against
+klint's default devices it is a warning, with a note that Vulkan guarantees
+16 KiB. Variables are counted at their natural size:
 arrays as count times element, structs as the sum of their members.
 
 ## Why it matters
@@ -88,6 +91,9 @@ class SharedMemoryOverLimit final : public Rule {
         const WorkgroupVariable& variable = memory.variables[i];
         diagnostic.note(module.declaration(variable.id),
                         fmt::format("'{}' takes {}", module.name(variable.id), bytes_text(variable.bytes)));
+      }
+      if (!options.max_shared_memory) {
+        judge_limit(diagnostic, options, module.location(entry.function->definition), "16384 bytes");
       }
       diagnostic.fix_title("use smaller tiles, or reuse one buffer in stages separated by barriers");
     }

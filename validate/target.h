@@ -79,6 +79,8 @@ struct Target {
   std::string vulkan_version;  // "1.3": the environment spirv-val checks against
 
   uint64_t max_compute_shared_memory_size = 0;
+  // 0 (null in a target file) where no source gives the limit: no rule
+  // reports on it.
   uint32_t max_compute_work_group_invocations = 0;
   std::array<uint32_t, 3> max_compute_work_group_size{};
   std::array<uint32_t, 3> max_compute_work_group_count{};

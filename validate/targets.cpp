@@ -221,8 +221,11 @@ class TargetReader {
         string(root, "description", &t.description) && string(root, "vendor", &t.vendor) &&
         vulkan_version(root, &t.vulkan_version) &&
         integer(root, "", "max_compute_shared_memory_size", 1, UINT64_MAX, &t.max_compute_shared_memory_size) &&
-        integer(root, "", "max_compute_work_group_invocations", 1, kMaxU32, &t.max_compute_work_group_invocations) &&
-        triple(root, "max_compute_work_group_size", &t.max_compute_work_group_size) &&
+        unknown_or(root, "max_compute_work_group_invocations",
+                   [&] { return integer(root, "", "max_compute_work_group_invocations", 1, kMaxU32,
+                                        &t.max_compute_work_group_invocations); }) &&
+        unknown_or(root, "max_compute_work_group_size",
+                   [&] { return triple(root, "max_compute_work_group_size", &t.max_compute_work_group_size); }) &&
         triple(root, "max_compute_work_group_count", &t.max_compute_work_group_count) &&
         subgroup_size(root, &t.subgroup_size) &&
         boolean(root, "", "subgroup_supported_in_compute", &t.subgroup_supported_in_compute) &&
@@ -313,6 +316,13 @@ class TargetReader {
     if (value.get<uint64_t>() > max) return fail(at, "'" + at + "' must be at most " + std::to_string(max));
     *out = static_cast<Int>(value.get<uint64_t>());
     return true;
+  }
+
+  // A limit no source gives is null: it stays 0, which rules read as
+  // unknown and never report on.
+  template <typename Read>
+  bool unknown_or(const Json& root, std::string_view key, Read read) {
+    return root.at(std::string(key)).is_null() || read();
   }
 
   bool triple(const Json& root, std::string_view key, std::array<uint32_t, 3>* out) {
@@ -550,8 +560,13 @@ std::string target_to_json(const Target& t) {
   j["vendor"] = t.vendor;
   j["vulkan_version"] = t.vulkan_version;
   j["max_compute_shared_memory_size"] = t.max_compute_shared_memory_size;
-  j["max_compute_work_group_invocations"] = t.max_compute_work_group_invocations;
-  j["max_compute_work_group_size"] = t.max_compute_work_group_size;
+  // 0: no source gives the limit.
+  j["max_compute_work_group_invocations"] = t.max_compute_work_group_invocations
+                                               ? nlohmann::ordered_json(t.max_compute_work_group_invocations)
+                                               : nlohmann::ordered_json(nullptr);
+  j["max_compute_work_group_size"] = t.max_compute_work_group_size[0]
+                                         ? nlohmann::ordered_json(t.max_compute_work_group_size)
+                                         : nlohmann::ordered_json(nullptr);
   j["max_compute_work_group_count"] = t.max_compute_work_group_count;
   j["subgroup_size"] = {
       {"min", t.subgroup_size.min}, {"max", t.subgroup_size.max}, {"preferred", t.subgroup_size.preferred}};

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "rules/rule.h"
 #include "validate/target.h"
 
 namespace klint {
@@ -26,6 +27,19 @@ std::string failing_targets(const std::vector<std::pair<const Target*, Limit>>& 
     ++group;
   }
   return out;
+}
+
+// A limit broken only against klint's default devices is a warning: Vulkan
+// guarantees less than any of them offers, and the user has not said which
+// devices the kernel is for. Against targets the user declared, the rule's
+// own severity stands.
+inline void judge_limit(DiagnosticBuilder& diagnostic, const RuleOptions& options, const Location& at,
+                        std::string_view guaranteed) {
+  if (options.targets_declared) return;
+  diagnostic.severity(Severity::Warning);
+  diagnostic.note(at, fmt::format("Vulkan guarantees {}; klint checked its default devices, since no target was "
+                                  "declared (--target, or targets in klint.toml)",
+                                  guaranteed));
 }
 
 }  // namespace klint

@@ -8,6 +8,7 @@
 
 #include "driver/docs.h"
 #include "tests/support/fixture.h"
+#include "validate/targets.h"
 
 namespace klint::testing {
 namespace {
@@ -39,6 +40,21 @@ size_t findings_of(const RuleInfo& rule, const std::string& source, const std::s
   fs::path path = dir / (name + ".comp");
   std::ofstream(path) << "#version 450\n" << source;
   LintOptions options;
+  // An example written for declared devices says so on its first line:
+  // `// klint --target NAME,NAME`.
+  static constexpr std::string_view kTargets = "// klint --target ";
+  if (source.starts_with(kTargets)) {
+    std::string names = source.substr(kTargets.size(), source.find('\n') - kTargets.size());
+    options.rule_options.targets.clear();
+    options.rule_options.targets_declared = true;
+    for (size_t begin = 0; begin <= names.size();) {
+      size_t end = std::min(names.find(',', begin), names.size());
+      const Target* target = find_target(names.substr(begin, end - begin));
+      EXPECT_NE(target, nullptr) << rule.id << " " << name << " names an unknown target";
+      if (target) options.rule_options.targets.push_back(target);
+      begin = end + 1;
+    }
+  }
   SourceCache sources;
   FileReport report = lint_file(InputFile{path.string(), Language::Glsl, true}, options, sources);
   size_t count = 0;

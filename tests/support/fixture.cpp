@@ -78,6 +78,7 @@ Fixture parse_fixture(const std::string& path, const std::string& text) {
                                                        equals == std::string::npos ? "" : word.substr(equals + 1));
         } else if (word.rfind("--target=", 0) == 0) {
           fixture.options.rule_options.targets.clear();
+          fixture.options.rule_options.targets_declared = true;
           std::string names = word.substr(9);
           for (size_t begin = 0; begin <= names.size();) {
             size_t end = std::min(names.find(',', begin), names.size());

@@ -1,12 +1,13 @@
 #version 450
-// The seeds' threadgroup memory table: at 32 KiB, one threadgroup per core on
-// every Apple GPU.
+// 32 KiB of threadgroup memory: one threadgroup per core on the Apple GPUs
+// whose per-core figure klint has (M1 and M2, about 60 KiB measured); M3 and
+// M4 have no figure, so they are not judged.
 // fixture-options: --target=apple-m1,apple-m2,apple-m3,apple-m4,nvidia-ampere
 layout(local_size_x = 256) in;
 layout(binding = 0) buffer Data { float data[]; };
 shared float tile[8192];
 
-void main() {  // expect: shared-memory-limits-occupancy "apple-m1, apple-m2, apple-m3, apple-m4"
+void main() {  // expect: shared-memory-limits-occupancy "apple-m1, apple-m2 stay resident"
     for (uint i = gl_LocalInvocationID.x; i < 8192; i += 256) tile[i] = data[i];
     barrier();
     for (uint i = gl_LocalInvocationID.x; i < 8192; i += 256) data[i] = tile[8191 - i];

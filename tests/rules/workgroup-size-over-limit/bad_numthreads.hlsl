@@ -1,4 +1,4 @@
-// fixture-options: --target=arm-mali-valhall
+// fixture-options: --target=vulkan-1.3-minimum
 RWStructuredBuffer<float> data : register(u0);
 
 [numthreads(512, 1, 1)]  // expect: workgroup-size-over-limit "512 invocations"

@@ -1,5 +1,5 @@
-// 256 threads fit Mali.
-// fixture-options: --target=arm-mali-valhall
+// 256 threads: within the limits of these declared desktop targets.
+// fixture-options: --target=nvidia-ampere,amd-rdna2-wave32
 RWStructuredBuffer<float> data : register(u0);
 
 [numthreads(256, 1, 1)]
