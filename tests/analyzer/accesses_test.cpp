@@ -78,6 +78,16 @@ OpCopyMemory %other %tile)");
             (Strings{"write other at 0, 256 bytes", "read tile at 0, 256 bytes"}));
 }
 
+TEST(Accesses, ASizedCopyTouchesTheBytesItsSizeSays) {
+  // OpCopyMemorySized needs the Addresses capability, which Vulkan lacks; a
+  // module of another environment may still carry it.
+  auto module = kernel(R"(%dst = OpAccessChain %ptr_shared %tile %x
+OpCopyMemorySized %dst %other %uint_16)",
+                       "", "OpCopyMemorySized needs Addresses");
+  ASSERT_TRUE(module);
+  EXPECT_EQ(all_of(*module), (Strings{"write tile at gl_LocalInvocationID.x * 4, 16 bytes", "read other at 0, 16 bytes"}));
+}
+
 TEST(Accesses, AStepOverElementsLeavesTheOffsetUnknown) {
   auto module = kernel(R"(%d = OpAccessChain %ptr_elem %data %uint_0 %x
 %next = OpPtrAccessChain %ptr_elem %d %uint_1
