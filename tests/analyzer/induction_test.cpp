@@ -160,6 +160,23 @@ TEST(Induction, ASubtractionIsNoInductionVariable) {
   EXPECT_EQ(probe.induction, nullptr);
 }
 
+TEST(Induction, AnUnsignedLoopCountsDownByAddingTheLargestValue) {
+  // for (uint i = 63; i < 64; i += 0xFFFFFFFF): 63 down to 0, then i wraps
+  // around to 0xFFFFFFFF and the loop ends.
+  Probe probe = induction_of("", "%uint_63", "%uint_64", "OpIAdd %uint %i %uint_max");
+  ASSERT_TRUE(probe.induction);
+  EXPECT_TRUE(probe.induction->counts());
+  std::vector<int64_t> down;
+  for (int64_t i = 63; i >= 0; --i) down.push_back(i);
+  ASSERT_NE(iteration_values(probe), nullptr);
+  EXPECT_EQ(*iteration_values(probe), down);
+  // Not "63 and up": i may end anywhere below.
+  Interval range = probe.module->symbolic(assembly::main_of(*probe.module))
+                       .range(Symbol{Symbol::Kind::Induction, probe.induction->phi});
+  EXPECT_FALSE(range.low);
+  EXPECT_FALSE(range.high);
+}
+
 TEST(Induction, ASignedLoopCountsDownByAddingMinusOne) {
   // for (int i = 63; i >= 0; i += -1)
   auto module = assembly::kernel(R"(OpBranch %header
