@@ -23,7 +23,8 @@ namespace klint::testing::assembly {
 // The ids every kernel has, declared before `declarations` (more globals) and
 // main's `body`: a workgroup of 64 invocations; %tile and %other, workgroup
 // arrays of 64 uints (%ptr_row, elements %ptr_shared); %data, a storage
-// buffer of uints (%ptr_elem); a push constant %n; uint constants %uint_0,
+// buffer of uints (%ptr_elem); a push constant %pc whose member 0
+// (%ptr_pc_uint) main loads into %n; uint constants %uint_0,
 // 1, 2, 4, 16, 32, 63 and 64, %uint_max (0xFFFFFFFF), %true and %false; the
 // scopes %wg (Workgroup), %dev (Device), %sg (Subgroup) and %spec_scope (a
 // specialization constant, default Workgroup); the semantics %shared
