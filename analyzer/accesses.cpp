@@ -132,8 +132,16 @@ void Accesses::collect(const ir::Instruction& instruction, uint32_t block, size_
   } else if (op == Op::OpStore) {
     add(instruction, block, position, instruction.word(0), MemoryAccess::Kind::Write);
   } else if (op == Op::OpCopyMemory || op == Op::OpCopyMemorySized) {
+    const size_t first = accesses_.size();
     add(instruction, block, position, instruction.word(0), MemoryAccess::Kind::Write);
     add(instruction, block, position, instruction.word(1), MemoryAccess::Kind::Read);
+    if (op == Op::OpCopyMemorySized) {
+      // Its Size operand, not the pointee type, says how many bytes it
+      // copies; a specialization constant's default may not be it.
+      const ir::Instruction* size = module_.def(instruction.word(2));
+      uint64_t bytes = size && size->opcode() == Op::OpConstant ? module_.constant_value(size->result_id()).value_or(0) : 0;
+      for (size_t i = first; i < accesses_.size(); ++i) accesses_[i].width = bytes;
+    }
   } else if (ir::is_atomic_with_result(op)) {
     add(instruction, block, position, instruction.word(2), MemoryAccess::Kind::Atomic);
   } else if (op == Op::OpAtomicStore || op == Op::OpAtomicFlagClear) {

@@ -110,6 +110,16 @@ const std::vector<int64_t>* CollisionFinder::iteration_values(uint32_t phi) cons
   const ir::Instruction* test = module_.def(exit->word(0));
   if (!test || test->operands().size() != 4) return nullptr;
   bool exits_when = exit->word(1) == merge;
+  // 32-bit arithmetic wraps around, so that `i += 0xFFFFFFFF` counts down.
+  const ir::Instruction* phi_definition = module_.def(phi);
+  const ir::Instruction* type = phi_definition ? module_.def(phi_definition->type_id()) : nullptr;
+  const bool wraps = type && type->opcode() == Op::OpTypeInt && type->word(1) == 32;
+  const bool is_signed = wraps && type->word(2) != 0;
+  auto wrapped = [&](int64_t v) -> int64_t {
+    if (!wraps) return v;
+    auto bits = static_cast<uint32_t>(static_cast<uint64_t>(v));
+    return is_signed ? int64_t{static_cast<int32_t>(bits)} : int64_t{bits};
+  };
   std::vector<int64_t> sequence;
   int64_t value = *initial;
   Symbol symbol{Symbol::Kind::Induction, phi};
@@ -140,6 +150,7 @@ const std::vector<int64_t>* CollisionFinder::iteration_values(uint32_t phi) cons
         break;
       case Induction::Step::Other: return nullptr;
     }
+    value = wrapped(value);
   }
   it->second = std::move(sequence);
   return &*it->second;

@@ -572,7 +572,11 @@ Interval SymbolicValues::range(Symbol symbol) const {
       if (!induction || induction->step != Induction::Step::Add) return {};
       auto initial = value(induction->initial).constant_value();
       auto step = value(induction->step_value).constant_value();
-      if (initial && step && *step > 0 && *initial >= 0) return {*initial, std::nullopt};
+      // A 32-bit step of 2^31 or more wraps around: `i += 0xFFFFFFFF` counts down.
+      const ir::Instruction* phi = module_.def(symbol.id);
+      std::optional<IntType> type = phi ? int_type(module_, phi->type_id()) : std::nullopt;
+      bool may_count_down = !type || (type->width == 32 && step && *step >= (int64_t{1} << 31));
+      if (initial && step && *step > 0 && !may_count_down && *initial >= 0) return {*initial, std::nullopt};
       return {};
     }
     case Symbol::Kind::Value: {

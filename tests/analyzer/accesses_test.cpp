@@ -1,221 +1,187 @@
-// Accesses, their guards, loops and their induction variables on SPIR-V assembly, as a generator other
-// than glslang would write them: what each instruction touches, at which
-// offset, under which conditions, and which blocks each loop holds.
+// Accesses (analyzer/accesses.h) on SPIR-V assembly, as a generator other
+// than glslang would write them: what each instruction touches, through which
+// pointer, at which offset, and under which conditions it runs.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-
 #include "analyzer/accesses.h"
-#include "analyzer/collision.h"
-#include "analyzer/loops.h"
-#include "analyzer/symbolic.h"
-#include "tests/support/compile.h"
+#include "tests/analyzer/assembly.h"
 
 namespace klint::testing {
 namespace {
 
-// A workgroup of 64 with %tile (64 uints, shared), %data (a storage buffer of
-// uints), gl_LocalInvocationID in %lid and a push constant %n. `body` is
-// main's, after the entry label; %x is the local id's x.
-std::unique_ptr<Module> module_with(const std::string& body) {
-  return module_from_assembly(R"(OpCapability Shader
-OpMemoryModel Logical GLSL450
-OpEntryPoint GLCompute %main "main" %lid %tile %data %pc
-OpExecutionMode %main LocalSize 64 1 1
-OpDecorate %lid BuiltIn LocalInvocationId
-OpDecorate %rt ArrayStride 4
-OpDecorate %Data Block
-OpMemberDecorate %Data 0 Offset 0
-OpDecorate %data DescriptorSet 0
-OpDecorate %data Binding 0
-OpDecorate %Pc Block
-OpMemberDecorate %Pc 0 Offset 0
-OpName %tile "tile"
-OpName %data "data"
-OpName %n "n"
-%void = OpTypeVoid
-%bool = OpTypeBool
-%fn = OpTypeFunction %void
-%uint = OpTypeInt 32 0
-%v3uint = OpTypeVector %uint 3
-%uint_0 = OpConstant %uint 0
-%uint_1 = OpConstant %uint 1
-%uint_2 = OpConstant %uint 2
-%uint_16 = OpConstant %uint 16
-%uint_64 = OpConstant %uint 64
-%uint_264 = OpConstant %uint 264
-%row = OpTypeArray %uint %uint_64
-%rt = OpTypeRuntimeArray %uint
-%Data = OpTypeStruct %rt
-%Pc = OpTypeStruct %uint
-%ptr_in = OpTypePointer Input %v3uint
-%ptr_row = OpTypePointer Workgroup %row
-%ptr_shared = OpTypePointer Workgroup %uint
-%ptr_data = OpTypePointer StorageBuffer %Data
-%ptr_elem = OpTypePointer StorageBuffer %uint
-%ptr_pc = OpTypePointer PushConstant %Pc
-%ptr_pc_uint = OpTypePointer PushConstant %uint
-%lid = OpVariable %ptr_in Input
-%tile = OpVariable %ptr_row Workgroup
-%data = OpVariable %ptr_data StorageBuffer
-%pc = OpVariable %ptr_pc PushConstant
-%main = OpFunction %void None %fn
-%entry = OpLabel
-%id = OpLoad %v3uint %lid
-%x = OpCompositeExtract %uint %id 0
-%np = OpAccessChain %ptr_pc_uint %pc %uint_0
-%n = OpLoad %uint %np
-)" + body + R"(
-OpFunctionEnd
-)");
-}
+using namespace assembly;
+using Strings = std::vector<std::string>;
 
-const ir::Function& main_of(const Module& module) { return module.functions().back(); }
-
-std::string describe(const Module& module, const std::optional<Polynomial>& offset) {
-  return offset ? module.symbolic(main_of(module)).describe(*offset) : "unknown";
-}
+Strings all_of(const Module& module) { return summaries(module, module.accesses(main_of(module)).all()); }
 
 TEST(Accesses, KindsStoragesAndByteOffsets) {
-  auto module = module_with(R"(%t = OpAccessChain %ptr_shared %tile %x
+  auto module = kernel(R"(%t = OpAccessChain %ptr_shared %tile %x
 OpStore %t %uint_1
 %x1 = OpIAdd %uint %x %uint_1
 %t1 = OpAccessChain %ptr_shared %tile %x1
 %v = OpLoad %uint %t1
 %d = OpAccessChain %ptr_elem %data %uint_0 %x
-%old = OpAtomicIAdd %uint %d %uint_1 %uint_0 %v
-OpReturn)");
+%old = OpAtomicIAdd %uint %d %dev %uint_0 %v)");
   ASSERT_TRUE(module);
   const auto& all = module->accesses(main_of(*module)).all();
+  EXPECT_EQ(all_of(*module), (Strings{"write tile at gl_LocalInvocationID.x * 4, 4 bytes",
+                                      "read tile at gl_LocalInvocationID.x * 4 + 4, 4 bytes",
+                                      "atomic data at gl_LocalInvocationID.x * 4, 4 bytes"}));
   ASSERT_EQ(all.size(), 3u);
-  EXPECT_EQ(all[0].kind, MemoryAccess::Kind::Write);
   EXPECT_EQ(all[0].storage, spv::StorageClass::Workgroup);
-  EXPECT_EQ(module->name(all[0].variable), "tile");
-  EXPECT_EQ(describe(*module, all[0].offset), "gl_LocalInvocationID.x * 4");
-  EXPECT_EQ(all[0].width, 4u);
-  EXPECT_EQ(all[1].kind, MemoryAccess::Kind::Read);
-  EXPECT_EQ(describe(*module, all[1].offset), "gl_LocalInvocationID.x * 4 + 4");
-  EXPECT_EQ(all[2].kind, MemoryAccess::Kind::Atomic);
   EXPECT_EQ(all[2].storage, spv::StorageClass::StorageBuffer);
-  EXPECT_EQ(module->name(all[2].variable), "data");
-  EXPECT_EQ(describe(*module, all[2].offset), "gl_LocalInvocationID.x * 4");
+  // The pointer is the instruction's operand, the variable the root it leads to.
+  EXPECT_EQ(all[0].pointer, id(*module, "t"));
+  EXPECT_EQ(all[0].variable, id(*module, "tile"));
+  EXPECT_EQ(all[2].pointer, id(*module, "d"));
+  EXPECT_EQ(all[1].block, 0u);
+  EXPECT_EQ(main_of(*module).blocks[0].instructions[all[1].position].opcode(), spv::Op::OpLoad);
 }
 
-TEST(Accesses, AnIndexLoadedFromMemoryLeavesTheOffsetUnknown) {
-  auto module = module_with(R"(%d = OpAccessChain %ptr_elem %data %uint_0 %x
+TEST(Accesses, EveryAtomicIsAnAtomicAccessOfItsPointer) {
+  auto module = kernel(R"(%t = OpAccessChain %ptr_shared %tile %x
+%a = OpAtomicLoad %uint %t %wg %uint_0
+OpAtomicStore %t %wg %uint_0 %uint_1
+%b = OpAtomicExchange %uint %t %wg %uint_0 %uint_2
+%c = OpAtomicCompareExchange %uint %t %wg %uint_0 %uint_0 %uint_4 %uint_2
+%d = OpAtomicIIncrement %uint %t %wg %uint_0
+%e = OpAtomicUMax %uint %t %wg %uint_0 %uint_16)");
+  ASSERT_TRUE(module);
+  EXPECT_EQ(all_of(*module), Strings(6, "atomic tile at gl_LocalInvocationID.x * 4, 4 bytes"));
+}
+
+TEST(Accesses, OfAnInstructionIsWhatItTouches) {
+  auto module = kernel(R"(%t = OpAccessChain %ptr_shared %tile %x
+OpStore %t %uint_1)");
+  ASSERT_TRUE(module);
+  const Accesses& accesses = module->accesses(main_of(*module));
+  EXPECT_EQ(summaries(*module, accesses.of(nth(*module, spv::Op::OpStore))),
+            Strings{"write tile at gl_LocalInvocationID.x * 4, 4 bytes"});
+  // Loads of a built-in and of a push constant, and an access chain, touch
+  // nothing klint tracks.
+  EXPECT_TRUE(accesses.of(nth(*module, spv::Op::OpLoad, 0)).empty());
+  EXPECT_TRUE(accesses.of(nth(*module, spv::Op::OpLoad, 1)).empty());
+  EXPECT_TRUE(accesses.of(nth(*module, spv::Op::OpAccessChain, 1)).empty());
+}
+
+TEST(Accesses, ACopyWritesItsTargetAndReadsItsSource) {
+  auto module = kernel(R"(%src = OpAccessChain %ptr_elem %data %uint_0 %x
+%dst = OpAccessChain %ptr_shared %tile %x
+OpCopyMemory %dst %src
+OpCopyMemory %other %tile)");
+  ASSERT_TRUE(module);
+  const Accesses& accesses = module->accesses(main_of(*module));
+  EXPECT_EQ(summaries(*module, accesses.of(nth(*module, spv::Op::OpCopyMemory, 0))),
+            (Strings{"write tile at gl_LocalInvocationID.x * 4, 4 bytes", "read data at gl_LocalInvocationID.x * 4, 4 bytes"}));
+  // A whole array at once.
+  EXPECT_EQ(summaries(*module, accesses.of(nth(*module, spv::Op::OpCopyMemory, 1))),
+            (Strings{"write other at 0, 256 bytes", "read tile at 0, 256 bytes"}));
+}
+
+TEST(Accesses, ASizedCopyTouchesTheBytesItsSizeSays) {
+  // OpCopyMemorySized needs the Addresses capability, which Vulkan lacks; a
+  // module of another environment may still carry it.
+  auto module = kernel(R"(%dst = OpAccessChain %ptr_shared %tile %x
+OpCopyMemorySized %dst %other %uint_16)",
+                       "", "OpCopyMemorySized needs Addresses");
+  ASSERT_TRUE(module);
+  EXPECT_EQ(all_of(*module), (Strings{"write tile at gl_LocalInvocationID.x * 4, 16 bytes", "read other at 0, 16 bytes"}));
+}
+
+TEST(Accesses, AStepOverElementsLeavesTheOffsetUnknown) {
+  auto module = kernel(R"(%d = OpAccessChain %ptr_elem %data %uint_0 %x
+%next = OpPtrAccessChain %ptr_elem %d %uint_1
+OpStore %next %uint_1)");
+  ASSERT_TRUE(module);
+  EXPECT_EQ(all_of(*module), Strings{"write data at unknown, 0 bytes"});
+}
+
+TEST(Accesses, APointerChosenAtAPhiIsOneAccessPerVariable) {
+  auto module = kernel("%low = OpULessThan %bool %x %uint_32\n" +
+                       selection("%low", "join", "left", "%pl = OpAccessChain %ptr_shared %tile %x", "right",
+                                 "%pr = OpAccessChain %ptr_shared %other %x\n"
+                                 "%pt = OpAccessChain %ptr_shared %tile %uint_0") +
+                       R"(%p = OpPhi %ptr_shared %pl %left %pr %right
+%q = OpPhi %ptr_shared %pl %left %pt %right
+OpStore %p %uint_1
+OpStore %q %uint_2)");
+  ASSERT_TRUE(module);
+  const Accesses& accesses = module->accesses(main_of(*module));
+  EXPECT_EQ(summaries(*module, accesses.of(nth(*module, spv::Op::OpStore, 0))),
+            (Strings{"write tile at unknown, 0 bytes", "write other at unknown, 0 bytes"}));
+  // Two places in one variable: one access, still at an unknown offset.
+  EXPECT_EQ(summaries(*module, accesses.of(nth(*module, spv::Op::OpStore, 1))), Strings{"write tile at unknown, 0 bytes"});
+}
+
+TEST(Accesses, AnIndexLoadedFromMemoryIsASymbolOfItsOwn) {
+  auto module = kernel(R"(%d = OpAccessChain %ptr_elem %data %uint_0 %x
 %i = OpLoad %uint %d
 %t = OpAccessChain %ptr_shared %tile %i
-OpStore %t %uint_1
-OpReturn)");
+OpStore %t %uint_1)");
   ASSERT_TRUE(module);
-  const auto& all = module->accesses(main_of(*module)).all();
-  ASSERT_EQ(all.size(), 2u);
-  // The loaded value is a symbol of its own: the offset is known in terms of it.
-  EXPECT_EQ(describe(*module, all[1].offset), "%" + std::to_string(all[0].instruction->result_id()) + " * 4");
+  EXPECT_EQ(all_of(*module), (Strings{"read data at gl_LocalInvocationID.x * 4, 4 bytes", "write tile at i * 4, 4 bytes"}));
 }
 
 TEST(Accesses, GuardsAreTheConditionsOfTheDominatingEdges) {
   // if (x < 16) { if (x < n) tile[x] = 1; } else tile[0] = 2;
-  auto module = module_with(R"(%small = OpULessThan %bool %x %uint_16
-OpSelectionMerge %done None
-OpBranchConditional %small %then %else
-%then = OpLabel
-%in = OpULessThan %bool %x %n
-OpSelectionMerge %inner None
-OpBranchConditional %in %store %inner
-%store = OpLabel
-%t = OpAccessChain %ptr_shared %tile %x
-OpStore %t %uint_1
-OpBranch %inner
-%inner = OpLabel
-OpBranch %done
-%else = OpLabel
-%t0 = OpAccessChain %ptr_shared %tile %uint_0
-OpStore %t0 %uint_2
-OpBranch %done
-%done = OpLabel
-OpReturn)");
+  auto module = kernel("%small = OpULessThan %bool %x %uint_16\n" +
+                       selection("%small", "done", "then",
+                                 "%in = OpULessThan %bool %x %n\n" +
+                                     selection("%in", "inner", "store",
+                                               "%t = OpAccessChain %ptr_shared %tile %x\nOpStore %t %uint_1"),
+                                 "else", "%t0 = OpAccessChain %ptr_shared %tile %uint_0\nOpStore %t0 %uint_2"));
   ASSERT_TRUE(module);
-  const Accesses& accesses = module->accesses(main_of(*module));
-  const SymbolicValues& values = module->symbolic(main_of(*module));
-  ASSERT_EQ(accesses.all().size(), 2u);
-  auto guards = [&](const MemoryAccess& access) {
-    std::vector<std::string> out;
-    for (const Constraint& c : accesses.guards(access.block)) {
-      out.push_back(values.describe(c.expression) + (c.equality ? " == 0" : " >= 0"));
-    }
-    std::sort(out.begin(), out.end());
-    return out;
-  };
-  // x < 16 and x < n, as `expression >= 0`.
-  EXPECT_EQ(guards(accesses.all()[0]),
-            (std::vector<std::string>{"-gl_LocalInvocationID.x + 15 >= 0", "n - gl_LocalInvocationID.x - 1 >= 0"}));
-  // The else arm: x >= 16.
-  EXPECT_EQ(guards(accesses.all()[1]), (std::vector<std::string>{"gl_LocalInvocationID.x - 16 >= 0"}));
+  // x < 16 and x < n, as `expression >= 0`; the else arm: x >= 16.
+  EXPECT_EQ(guards(*module, block(*module, "store")),
+            (Strings{"-gl_LocalInvocationID.x + 15 >= 0", "n - gl_LocalInvocationID.x - 1 >= 0"}));
+  EXPECT_EQ(guards(*module, block(*module, "else")), Strings{"gl_LocalInvocationID.x - 16 >= 0"});
+  // Where the arms meet, neither holds.
+  EXPECT_EQ(guards(*module, block(*module, "inner")), Strings{"-gl_LocalInvocationID.x + 15 >= 0"});
+  EXPECT_TRUE(guards(*module, block(*module, "done")).empty());
 }
 
-TEST(Loops, NestedLoopsInnermostFirstWithTheirBodies) {
-  // for (i) { for (j) { } }, as blocks: entry 0, outer header 1, outer body 2,
-  // inner header 3, inner body 4, inner continue 5, inner merge 6, outer
-  // continue 7, exit 8.
-  auto module = module_with(R"(OpBranch %outer
-%outer = OpLabel
-%i = OpPhi %uint %uint_0 %entry %i1 %outer_continue
-OpLoopMerge %exit %outer_continue None
-OpBranch %outer_body
-%outer_body = OpLabel
-%more = OpULessThan %bool %i %n
-OpBranchConditional %more %inner %exit
-%inner = OpLabel
-%j = OpPhi %uint %uint_0 %outer_body %j1 %inner_continue
-OpLoopMerge %inner_merge %inner_continue None
-OpBranch %inner_body
-%inner_body = OpLabel
-%jmore = OpULessThan %bool %j %uint_16
-OpBranchConditional %jmore %inner_continue %inner_merge
-%inner_continue = OpLabel
-%j1 = OpIAdd %uint %j %uint_1
-OpBranch %inner
-%inner_merge = OpLabel
-OpBranch %outer_continue
-%outer_continue = OpLabel
-%i1 = OpIAdd %uint %i %uint_1
-OpBranch %outer
-%exit = OpLabel
-OpReturn)");
+TEST(Accesses, AStoreUnderTheFirstInvocationIsGuardedByAnEquality) {
+  // if (x == 0) tile[0] = 1; else if (x == 4) tile[0] = 2;  (the latter as x != 4 failing)
+  auto module = kernel("%t0 = OpAccessChain %ptr_shared %tile %uint_0\n%first = OpIEqual %bool %x %uint_0\n" +
+                       selection("%first", "done", "store", "OpStore %t0 %uint_1", "else",
+                                 "%not4 = OpINotEqual %bool %x %uint_4\n" +
+                                     selection("%not4", "inner", "", "", "four", "OpStore %t0 %uint_2")));
   ASSERT_TRUE(module);
-  const ir::Function& function = main_of(*module);
-  std::vector<Loop> loops = find_loops(*module, function);
-  ASSERT_EQ(loops.size(), 2u);
-  auto blocks = [](const Loop& loop) {
-    std::vector<uint32_t> in;
-    for (uint32_t b = 0; b < loop.body.size(); ++b) {
-      if (loop.body[b]) in.push_back(b);
-    }
-    return in;
-  };
-  EXPECT_EQ(loops[0].header, 3u);  // the inner loop first
-  EXPECT_EQ(blocks(loops[0]), (std::vector<uint32_t>{3, 4, 5}));
-  EXPECT_EQ(loops[1].header, 1u);
-  EXPECT_EQ(blocks(loops[1]), (std::vector<uint32_t>{1, 2, 3, 4, 5, 6, 7}));
-  EXPECT_TRUE(is_loop_branch(function, module->cfg(function), 4));   // leaves the inner loop
-  EXPECT_TRUE(is_loop_branch(function, module->cfg(function), 0));   // enters the outer loop
-  EXPECT_FALSE(is_loop_branch(function, module->cfg(function), 6));  // on to the outer continue block
-  // The induction variables: i from 0 by 1 up to n, j from 0 by 1 up to 16.
-  const SymbolicValues& values = module->symbolic(function);
-  const ir::Instruction& i = function.blocks[1].instructions.front();
-  const ir::Instruction& j = function.blocks[3].instructions.front();
-  for (const auto& [phi, header] : {std::pair{&i, 1u}, std::pair{&j, 3u}}) {
-    const Induction* induction = values.induction(phi->result_id());
-    ASSERT_NE(induction, nullptr);
-    EXPECT_EQ(induction->header, header);
-    EXPECT_EQ(module->constant_value(induction->initial), 0u);
-    EXPECT_EQ(induction->step, Induction::Step::Add);
-    EXPECT_EQ(module->constant_value(induction->step_value), 1u);
-  }
-  // The bound of j is a constant: the collision finder can enumerate it.
-  EXPECT_EQ(module->collisions(function).iteration_values(j.result_id())->size(), 16u);
-  EXPECT_EQ(module->collisions(function).iteration_values(i.result_id()), nullptr);
+  EXPECT_EQ(guards(*module, block(*module, "store")), Strings{"gl_LocalInvocationID.x == 0"});
+  // x != 0 is no single constraint klint writes; x != 4 failing is x == 4.
+  EXPECT_EQ(guards(*module, block(*module, "else")), Strings{});
+  EXPECT_EQ(guards(*module, block(*module, "four")), Strings{"gl_LocalInvocationID.x - 4 == 0"});
+}
+
+TEST(Accesses, InALoopTheLoopTestGuardsTheBodyAndNotTheExit) {
+  // for (i = 0; i < n; ++i) tile[i] = 1; tile[x] = 2;
+  auto module = kernel(counted_loop(R"(%t = OpAccessChain %ptr_shared %tile %i
+OpStore %t %uint_1)") + R"(%tx = OpAccessChain %ptr_shared %tile %x
+OpStore %tx %uint_2)");
+  ASSERT_TRUE(module);
+  EXPECT_EQ(all_of(*module), (Strings{"write tile at i * 4, 4 bytes", "write tile at gl_LocalInvocationID.x * 4, 4 bytes"}));
+  EXPECT_EQ(guards(*module, block(*module, "body")), Strings{"n - i - 1 >= 0"});
+  EXPECT_EQ(guards(*module, block(*module, "continue")), Strings{"n - i - 1 >= 0"});
+  // Leaving the loop tests i at a value past its iterations: no guard.
+  EXPECT_TRUE(guards(*module, block(*module, "merge")).empty());
+}
+
+TEST(Accesses, AConditionKlintCannotReadGuardsNothing) {
+  // if ((data[x] != 0) != (x < 32)) tile[x] = 1; else tile[x] = 2;
+  // if (data[x] != 0) {} else tile[0] = 3;
+  auto module = kernel(R"(%d = OpAccessChain %ptr_elem %data %uint_0 %x
+%v = OpLoad %uint %d
+%set = OpINotEqual %bool %v %uint_0
+%low = OpULessThan %bool %x %uint_32
+%either = OpLogicalNotEqual %bool %set %low
+%t = OpAccessChain %ptr_shared %tile %x
+)" + selection("%either", "done", "then", "OpStore %t %uint_1", "else", "OpStore %t %uint_2") +
+                       selection("%set", "end", "", "", "unset", "OpStore %t %uint_2"));
+  ASSERT_TRUE(module);
+  EXPECT_TRUE(guards(*module, block(*module, "then")).empty());
+  EXPECT_TRUE(guards(*module, block(*module, "else")).empty());
+  // A comparison of a loaded value is a guard on that value's symbol.
+  EXPECT_EQ(guards(*module, block(*module, "unset")), Strings{"v == 0"});
 }
 
 }  // namespace
