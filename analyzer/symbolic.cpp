@@ -149,7 +149,6 @@ Polynomial Polynomial::filtered(const std::function<bool(const Monomial&)>& keep
 // --- SymbolicValues ---------------------------------------------------------
 
 struct SymbolicValues::State {
-  const Uniformity* uniformity = nullptr;
   mutable std::unordered_map<uint32_t, Polynomial> values;
   mutable std::unordered_set<uint32_t> active;
   std::unordered_map<uint32_t, Induction> inductions;
@@ -158,7 +157,6 @@ struct SymbolicValues::State {
 
 SymbolicValues::SymbolicValues(const Module& module, const ir::Function& function)
     : state_(std::make_unique<State>()), module_(module), function_(function) {
-  state_->uniformity = &module.uniformity(function);
   const EntryPoint* entry = nullptr;
   for (const EntryPoint& candidate : module.entry_points()) {
     if (candidate.function == &function) entry = &candidate;
@@ -334,12 +332,7 @@ const Polynomial& SymbolicValues::value(uint32_t id) const {
           // specialization constant really sets each dimension.
           return Polynomial::constant(static_cast<int64_t>(workgroup_size_[def->word(3)]));
         }
-        if (composite->opcode() == Op::OpVectorShuffle) return extract(composite->result_id(), def->word(3));
-        if (composite->opcode() == Op::OpConstantComposite || composite->opcode() == Op::OpSpecConstantComposite) {
-          size_t index = 2 + def->word(3);
-          if (index < composite->operands().size()) return value(composite->word(index));
-        }
-        return std::nullopt;
+        return extract(composite->result_id(), def->word(3));
       }
       case Op::OpCopyObject: case Op::OpBitcast: case Op::OpUConvert: case Op::OpSConvert:
         if (!int_type(module_, def->type_id())) return std::nullopt;
@@ -450,8 +443,35 @@ std::optional<Polynomial> SymbolicValues::extract(uint32_t vector, uint32_t comp
     auto builtin = variable && variable->opcode() == Op::OpVariable ? module_.builtin(variable->result_id()) : std::nullopt;
     if (builtin && component < 3) return builtin_value(*builtin, component);
   }
-  if (def->opcode() == Op::OpCompositeConstruct && 2 + static_cast<size_t>(component) < def->operands().size()) {
+  if ((def->opcode() == Op::OpCompositeConstruct || def->opcode() == Op::OpConstantComposite ||
+       def->opcode() == Op::OpSpecConstantComposite) &&
+      2 + static_cast<size_t>(component) < def->operands().size()) {
     return value(def->word(2 + component));
+  }
+  if (def->opcode() == Op::OpConstantNull) return Polynomial::constant(0);
+  if (def->opcode() == Op::OpCopyObject) return extract(def->word(2), component);
+  // Arithmetic on whole vectors, component by component: `gl_GlobalInvocationID.xy / 8u`.
+  if (int_type(module_, def->type_id()) == std::nullopt && def->operands().size() == 4) {
+    auto a = extract(def->word(2), component);
+    auto b = extract(def->word(3), component);
+    if (!a || !b) return std::nullopt;
+    auto divisor = b->constant_value();
+    switch (def->opcode()) {
+      case Op::OpIAdd: return Polynomial::add(*a, *b);
+      case Op::OpISub: {
+        auto negated = b->negated();
+        return negated ? Polynomial::add(*a, *negated) : std::nullopt;
+      }
+      case Op::OpIMul: return Polynomial::multiply(*a, *b);
+      case Op::OpUDiv:
+        return divisor && *divisor > 0 ? divide(*a, *divisor, false) : std::nullopt;
+      case Op::OpUMod:
+        return divisor && *divisor > 0 ? divide(*a, *divisor, true) : std::nullopt;
+      case Op::OpShiftRightLogical:
+        return divisor && *divisor >= 0 && *divisor <= 30 ? divide(*a, int64_t{1} << *divisor, false) : std::nullopt;
+      default:
+        return std::nullopt;
+    }
   }
   if (def->opcode() == Op::OpVectorShuffle && 4 + static_cast<size_t>(component) < def->operands().size()) {
     // A component of a shuffle is a component of one of its two vectors.
@@ -552,7 +572,8 @@ bool SymbolicValues::per_invocation(Symbol symbol) const {
     case Symbol::Kind::NumSubgroups:
       return false;
     case Symbol::Kind::Induction: case Symbol::Kind::Value:
-      return state_->uniformity->value(symbol.id) != nullptr;
+      // Asked when needed: uniformity reads these forms while it is built.
+      return module_.uniformity(function_).value(symbol.id) != nullptr;
   }
   return true;
 }

@@ -8,6 +8,7 @@
 #include "analyzer/module.h"
 #include "analyzer/pointers.h"
 #include "analyzer/ssa.h"
+#include "analyzer/symbolic.h"
 
 namespace klint {
 namespace {
@@ -147,7 +148,9 @@ void Uniformity::seed() {
         if (!builtin) continue;
         bool uniform = scope_.level == UniformityScope::Level::Subgroup ? is_subgroup_uniform(*builtin)
                                                                          : is_workgroup_uniform(*builtin);
-        if (!uniform) mark(instruction.result_id(), {Divergence::Kind::BuiltIn, &instruction, builtin});
+        if (!uniform && !same_in_workgroup(instruction.result_id())) {
+          mark(instruction.result_id(), {Divergence::Kind::BuiltIn, &instruction, builtin});
+        }
       } else if (ir::is_atomic_with_result(op)) {
         mark(instruction.result_id(), {Divergence::Kind::Atomic, &instruction, {}});
       } else if (ir::is_subgroup_operation(op) && varies_whatever_operands(instruction, scope_.level)) {
@@ -194,15 +197,72 @@ bool Uniformity::propagate_value(const ir::Instruction& instruction) {
     const ir::Instruction* variable = pointer_variable(module_, instruction.word(2));
     if (variable) {
       if (auto it = variables_.find(variable->result_id()); it != variables_.end()) {
+        if (same_in_workgroup(result)) return false;
         return mark(result, {Divergence::Kind::Memory, it->second, {}});
       }
     }
   }
   if (!follows_operands(instruction)) return false;
   for (uint32_t input : instruction.input_ids()) {
-    if (values_.count(input)) return mark(result, {Divergence::Kind::Operand, module_.def(input), {}});
+    if (!values_.count(input)) continue;
+    if (same_in_workgroup(result)) return false;
+    return mark(result, {Divergence::Kind::Operand, module_.def(input), {}});
   }
   return false;
+}
+
+bool Uniformity::fixed_workgroup_size() const {
+  if (!fixed_size_) {
+    // A dimension a specialization constant sets may be anything at run time,
+    // so only sizes written as numbers are trusted.
+    bool fixed = false;
+    for (const EntryPoint& entry : module_.entry_points()) {
+      if (entry.model != spv::ExecutionModel::GLCompute) continue;
+      fixed = entry.workgroup_size.has_value();
+      for (const WorkgroupDimension& dimension : entry.workgroup_size.value_or(std::array<WorkgroupDimension, 3>{})) {
+        fixed &= !dimension.spec_id;
+      }
+      if (!fixed) break;
+    }
+    fixed_size_ = fixed;
+  }
+  return *fixed_size_;
+}
+
+bool Uniformity::same_in_workgroup(uint32_t id) const {
+  // Arithmetic on invocation ids can leave only the workgroup's part: with
+  // an 8x8 workgroup, gl_GlobalInvocationID.xy / 8 is gl_WorkGroupID.xy, and
+  // along a dimension of size 1 the global id is the workgroup's. The
+  // symbolic values split global ids at the declared size; a value whose form
+  // names no per-invocation symbol, and no value that diverges, is uniform.
+  const ir::Instruction* definition = module_.def(id);
+  const ir::Instruction* type = definition ? module_.def(definition->type_id()) : nullptr;
+  if (!type || type->opcode() != Op::OpTypeInt || !fixed_workgroup_size()) return false;
+  const SymbolicValues& symbolic = module_.symbolic(function_);
+  const Polynomial& form = symbolic.value(id);
+  for (const Symbol& symbol : form.symbols()) {
+    switch (symbol.kind) {
+      case Symbol::Kind::WorkgroupId: case Symbol::Kind::NumWorkgroups: case Symbol::Kind::SubgroupSize:
+      case Symbol::Kind::NumSubgroups:
+        continue;
+      case Symbol::Kind::Induction: case Symbol::Kind::Value:
+        if (symbol.id != id && module_.def(symbol.id) && !values_.count(symbol.id) && !is_builtin_load(symbol.id)) {
+          continue;
+        }
+        return false;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+bool Uniformity::is_builtin_load(uint32_t id) const {
+  // An opaque built-in load stands for the whole per-invocation value.
+  const ir::Instruction* definition = module_.def(id);
+  if (!definition || definition->opcode() != Op::OpLoad) return false;
+  const ir::Instruction* variable = pointer_variable(module_, definition->word(2));
+  return variable && module_.builtin(variable->result_id()).has_value();
 }
 
 bool Uniformity::follows_operands(const ir::Instruction& instruction) const {

@@ -85,6 +85,9 @@ class Uniformity {
   bool propagate_values();
   bool propagate_value(const ir::Instruction& instruction);
   bool follows_operands(const ir::Instruction& instruction) const;
+  bool same_in_workgroup(uint32_t id) const;
+  bool fixed_workgroup_size() const;
+  bool is_builtin_load(uint32_t id) const;
   std::optional<uint64_t> index_split(const ir::Instruction& comparison, uint32_t* index) const;
   bool is_subgroup_aligned_index(uint32_t id) const;
   static bool may_cancel(const ir::Instruction& instruction);
@@ -113,6 +116,7 @@ class Uniformity {
   // divergent exits: their offsets from any base differ between invocations.
   std::unordered_set<uint32_t> irregular_;
   mutable std::unordered_map<uint32_t, bool> copies_;  // phi -> copies_one_value
+  mutable std::optional<bool> fixed_size_;
 };
 
 // Whether a built-in holds the same value for every invocation of a workgroup.

@@ -57,7 +57,7 @@ TEST(Uniformity, LocalIdIsDivergentWorkgroupIdIsNot) {
   auto probes = probe(R"(
     if (gl_LocalInvocationID.x < 4) barrier();
     if (gl_WorkGroupID.x < 4) barrier();
-    if (gl_GlobalInvocationID.y == 0) barrier();
+    if (gl_GlobalInvocationID.x == 0) barrier();
     if (gl_NumWorkGroups.x > n) barrier();)");
   EXPECT_EQ(divergent(probes), (std::vector<bool>{true, false, true, false}));
   ASSERT_EQ(probes.size(), 4u);
@@ -319,7 +319,33 @@ TEST(SubgroupUniformity, ComponentsOfInvocationIdsAlignOnlyWithWholeRows) {
             (std::vector<bool>{false, false, false, true}));
   // One row that is not a multiple of the subgroup: local x is the index,
   // global x is not (the next workgroup starts mid-subgroup).
-  EXPECT_EQ(divergent(probe(body, "", 32, "local_size_x = 48")), (std::vector<bool>{false, true, false, true}));
+  // Along y, of size 1, the local id is 0 in every invocation.
+  EXPECT_EQ(divergent(probe(body, "", 32, "local_size_x = 48")), (std::vector<bool>{false, true, false, false}));
+}
+
+TEST(Uniformity, ArithmeticThatLeavesOnlyTheWorkgroupIsUniform) {
+  // 8x8x1: the global id's z is the workgroup's, and xy / 8 (or >> 3) its
+  // tile; dividing by 4 leaves part of the local id, and so does y alone.
+  std::string body = R"(
+    if (gl_GlobalInvocationID.z == n) barrier();
+    uvec2 tile = gl_GlobalInvocationID.xy / 8u;
+    if (tile.x == n) barrier();
+    if ((gl_GlobalInvocationID.y >> 3) == n) barrier();
+    if (gl_GlobalInvocationID.x / 4u == n) barrier();
+    if (gl_GlobalInvocationID.y == n) barrier();
+    if (gl_LocalInvocationID.z == 0u) barrier();)";
+  EXPECT_EQ(divergent(probe(body, "", std::nullopt, "local_size_x = 8, local_size_y = 8")),
+            (std::vector<bool>{false, false, false, true, true, false}));
+}
+
+TEST(Uniformity, ASizeFromASpecializationConstantIsNotTrusted) {
+  // local_size_z is 1 by default, but the host may choose more.
+  std::string body = R"(
+    if (gl_GlobalInvocationID.z == n) barrier();
+    if (gl_LocalInvocationID.z == 0u) barrier();)";
+  EXPECT_EQ(divergent(probe(body, "layout(constant_id = 0) const uint DEPTH = 1;", std::nullopt,
+                            "local_size_x = 8, local_size_z_id = 0")),
+            (std::vector<bool>{true, true}));
 }
 
 TEST(SubgroupUniformity, TheFirstSubgroupCombinesThePartialSums) {
