@@ -66,10 +66,10 @@ std::optional<Baseline> Baseline::parse(std::string_view text, const std::string
   return baseline;
 }
 
-size_t Baseline::filter(std::vector<Diagnostic>& diagnostics, SourceCache& sources) const {
+size_t Baseline::filter(std::vector<Finding>& diagnostics, SourceCache& sources) const {
   std::vector<std::string> prints = fingerprints(diagnostics, sources);
   size_t index = 0;
-  size_t removed = std::erase_if(diagnostics, [&](const Diagnostic& diagnostic) {
+  size_t removed = std::erase_if(diagnostics, [&](const Finding& diagnostic) {
     const std::string& print = prints[index++];
     return known_.contains({relative_to(directory_, diagnostic.location.file), std::string(diagnostic.rule->id), print});
   });
@@ -78,18 +78,18 @@ size_t Baseline::filter(std::vector<Diagnostic>& diagnostics, SourceCache& sourc
 
 BaselineWriter::BaselineWriter(std::string path) : path_(std::move(path)), directory_(directory_of(path_)) {}
 
-void BaselineWriter::add(const std::vector<Diagnostic>& diagnostics, SourceCache& sources) {
+void BaselineWriter::add(const std::vector<Finding>& diagnostics, SourceCache& sources) {
   std::vector<std::string> prints = fingerprints(diagnostics, sources);
   for (size_t i = 0; i < diagnostics.size(); ++i) {
-    const Diagnostic& diagnostic = diagnostics[i];
-    findings_.push_back(Finding{relative_to(directory_, diagnostic.location.file), std::string(diagnostic.rule->id),
+    const Finding& diagnostic = diagnostics[i];
+    findings_.push_back(Entry{relative_to(directory_, diagnostic.location.file), std::string(diagnostic.rule->id),
                                 prints[i], diagnostic.location.line, diagnostic.message});
   }
 }
 
 bool BaselineWriter::write(std::string* error) const {
   nlohmann::json findings = nlohmann::json::array();
-  for (const Finding& finding : findings_) {
+  for (const Entry& finding : findings_) {
     // line and message are for the reader of the file; matching ignores them.
     findings.push_back({{"file", finding.file},
                         {"rule", finding.rule},

@@ -53,7 +53,7 @@ std::vector<Suppression> parse_suppressions(const std::string& file, std::string
   return out;
 }
 
-std::vector<SuppressedDiagnostic> apply_suppressions(std::vector<Diagnostic>& diagnostics, const std::string& main_file,
+std::vector<SuppressedDiagnostic> apply_suppressions(std::vector<Finding>& diagnostics, const std::string& main_file,
                                                      SourceCache& sources, const RuleSelection& selection) {
   std::vector<SuppressedDiagnostic> silenced_diagnostics;
   std::set<std::string> files{main_file};
@@ -68,7 +68,7 @@ std::vector<SuppressedDiagnostic> apply_suppressions(std::vector<Diagnostic>& di
   // used[i][j]: suppression i, rule j silenced something.
   std::vector<std::vector<bool>> used(suppressions.size());
   for (size_t i = 0; i < suppressions.size(); ++i) used[i].assign(suppressions[i].rules.size(), false);
-  std::erase_if(diagnostics, [&](const Diagnostic& diagnostic) {
+  std::erase_if(diagnostics, [&](const Finding& diagnostic) {
     const Suppression* silenced = nullptr;
     for (size_t i = 0; i < suppressions.size(); ++i) {
       const Suppression& s = suppressions[i];

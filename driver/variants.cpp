@@ -27,7 +27,7 @@ FileReport merge_variants(std::vector<FileReport> reports, const std::vector<std
   std::map<std::tuple<std::string, uint32_t, std::string>, size_t> suppressed_index;
   for (size_t r = 0; r < reports.size(); ++r) {
     FileReport& report = reports[r];
-    for (Diagnostic& diagnostic : report.diagnostics) {
+    for (Finding& diagnostic : report.diagnostics) {
       auto [at, inserted] = index.emplace(identity(diagnostic), merged.diagnostics.size());
       if (inserted) merged.diagnostics.push_back(std::move(diagnostic));
       append_unique(merged.diagnostics[at->second].variants, names[r]);

@@ -10,6 +10,9 @@ constexpr RuleInfo kInfo{
     .id = "subgroup-feature-unsupported",
     .category = Category::Portability,
     .default_severity = Severity::Error,
+};
+
+constexpr RuleDescription kDescription{
     .summary = "subgroup operation class or arithmetic type that a target device does not support",
     .doc = R"md(
 ## What it finds
@@ -211,6 +214,7 @@ std::string joined(const std::vector<const Target*>& targets) {
 class SubgroupFeatureUnsupported final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
+  const RuleDescription& description() const override { return kDescription; }
 
   void check(const Module& module, const RuleOptions& options, Reporter& report) const override {
     for (const Feature& feature : features()) {
