@@ -7,6 +7,7 @@
 
 #include "driver/output/atomic_file.h"
 #include "driver/fingerprint.h"
+#include "rules/rule.h"
 
 namespace klint {
 namespace {
@@ -51,7 +52,10 @@ std::optional<Baseline> Baseline::parse(std::string_view text, const std::string
       return std::nullopt;
     }
     for (const nlohmann::json& finding : document.at("findings")) {
-      baseline.known_.emplace(finding.at("file").get<std::string>(), finding.at("rule").get<std::string>(),
+      // A rule klint no longer has finds nothing for the entry to hold back.
+      const RuleInfo* rule = RuleRegistry::find(finding.at("rule").get<std::string>());
+      if (!rule) continue;
+      baseline.known_.emplace(finding.at("file").get<std::string>(), rule,
                               finding.at("fingerprint").get<std::string>());
     }
   } catch (const nlohmann::json::exception& e) {
@@ -71,7 +75,7 @@ size_t Baseline::filter(std::vector<Finding>& diagnostics, SourceCache& sources)
   size_t index = 0;
   size_t removed = std::erase_if(diagnostics, [&](const Finding& diagnostic) {
     const std::string& print = prints[index++];
-    return known_.contains({relative_to(directory_, diagnostic.location.file), std::string(diagnostic.rule->id), print});
+    return known_.contains({relative_to(directory_, diagnostic.location.file), diagnostic.rule, print});
   });
   return removed;
 }

@@ -31,7 +31,7 @@ class Baseline {
   size_t filter(std::vector<Finding>& diagnostics, SourceCache& sources) const;
 
  private:
-  using Key = std::tuple<std::string, std::string, std::string>;  // file, rule, fingerprint
+  using Key = std::tuple<std::string, const RuleInfo*, std::string>;  // file, rule, fingerprint
   std::string directory_;  // file paths are relative to the baseline's directory
   std::set<Key> known_;
 };

@@ -65,9 +65,14 @@ std::vector<SuppressedDiagnostic> apply_suppressions(std::vector<Finding>& diagn
     for (Suppression& s : parse_suppressions(file, source->text())) suppressions.push_back(std::move(s));
   }
   if (suppressions.empty()) return silenced_diagnostics;
-  // used[i][j]: suppression i, rule j silenced something.
+  // named[i][j]: the rule that suppression i names j-th (nullptr: no klint
+  // rule); used[i][j]: it silenced something.
+  std::vector<std::vector<const RuleInfo*>> named(suppressions.size());
   std::vector<std::vector<bool>> used(suppressions.size());
-  for (size_t i = 0; i < suppressions.size(); ++i) used[i].assign(suppressions[i].rules.size(), false);
+  for (size_t i = 0; i < suppressions.size(); ++i) {
+    for (const std::string& id : suppressions[i].rules) named[i].push_back(RuleRegistry::find(id));
+    used[i].assign(suppressions[i].rules.size(), false);
+  }
   std::erase_if(diagnostics, [&](const Finding& diagnostic) {
     const Suppression* silenced = nullptr;
     for (size_t i = 0; i < suppressions.size(); ++i) {
@@ -75,7 +80,7 @@ std::vector<SuppressedDiagnostic> apply_suppressions(std::vector<Finding>& diagn
       if (s.file != diagnostic.location.file) continue;
       if (s.target_line != 0 && s.target_line != diagnostic.location.line) continue;
       for (size_t j = 0; j < s.rules.size(); ++j) {
-        if (diagnostic.rule && s.rules[j] == diagnostic.rule->id) {
+        if (diagnostic.rule && named[i][j] == diagnostic.rule) {
           used[i][j] = true;
           if (!silenced) silenced = &s;
         }
@@ -90,7 +95,7 @@ std::vector<SuppressedDiagnostic> apply_suppressions(std::vector<Finding>& diagn
     if (s.file != main_file) continue;
     for (size_t j = 0; j < s.rules.size(); ++j) {
       if (used[i][j]) continue;
-      const RuleInfo* rule = RuleRegistry::find(s.rules[j]);
+      const RuleInfo* rule = named[i][j];
       if (rule && !selection.enabled(*rule)) continue;
       std::string message = rule ? fmt::format("suppression of {} silences nothing here", s.rules[j])
                                  : fmt::format("suppression names '{}', which is not a klint rule", s.rules[j]);

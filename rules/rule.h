@@ -115,6 +115,12 @@ class RuleRegistry {
   static const RuleDescription& describe(const RuleInfo& rule);
 };
 
+// Orders rules as RuleRegistry::infos() lists them, by id, for output that
+// lists rules (a map keyed by rule).
+struct RuleIdLess {
+  bool operator()(const RuleInfo* a, const RuleInfo* b) const { return a->id < b->id; }
+};
+
 // --select and --ignore. An empty select means every rule.
 struct RuleSelection {
   std::vector<const RuleInfo*> select;
