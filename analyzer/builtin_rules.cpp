@@ -1,5 +1,5 @@
-// The diagnostics no rule object produces: the front-end, the validator and
-// the rule runner emit them, and the registry lists them with the rules.
+// The rules no rule object stands for whose findings the front end and the
+// validator make. Their documentation is the rule API's (rules/builtin_rules.cpp).
 #include "analyzer/diagnostic.h"
 
 namespace klint {
@@ -8,187 +8,18 @@ const RuleInfo kCompileError{
     .id = "compile-error",
     .category = Category::Input,
     .default_severity = Severity::Error,
-    .summary = "shader source that glslang cannot compile",
-    .doc = R"md(
-## What it finds
-GLSL or HLSL source that does not compile as a Vulkan compute shader: syntax
-and type errors, undeclared identifiers, missing `#include` files, a missing
-entry point. klint compiles with glslang the way `glslc` does (same `-D`, `-I`
-and `--target-env` meaning, `#include` always enabled) and reports the
-compiler's message at the compiler's file and line. Empty files and files with
-binary content are reported here too, without running the compiler.
-
-## Why it matters
-Nothing else can be checked in a shader that does not compile: every other
-rule works on the SPIR-V the compiler produces. The shader would also fail in
-the real build.
-
-## Bad
-```glsl
-#version 450
-layout(local_size_x = 64) in;
-void main() {
-    counter += 1;  // 'counter' : undeclared identifier
-}
-```
-
-## Fix
-```glsl
-#version 450
-layout(local_size_x = 64) in;
-layout(set = 0, binding = 0) buffer Counter { uint counter; };
-void main() {
-    atomicAdd(counter, 1u);
-}
-```
-
-## Exceptions
-None: a file klint cannot compile is never silently skipped. If the file is
-not meant to be compiled on its own (a header), leave it out of the inputs, or
-name it `.glsl` without a `main` so that directory walks pass it over. Pass
-the same `-D` and `-I` options as the real build.
-)md",
 };
 
 const RuleInfo kInvalidSpirv{
     .id = "invalid-spirv",
     .category = Category::Input,
     .default_severity = Severity::Error,
-    .summary = "module that is not valid SPIR-V for the target environment",
-    .doc = R"md(
-## What it finds
-A `.spv` file that is not a SPIR-V binary (bad magic number, truncated), a
-`.spvasm` file the SPIRV-Tools assembler rejects, and any module, compiled or
-given, that the SPIRV-Tools validator rejects for the `--target-env`. The
-validator's own message is kept, including its `VUID-...` reference where it
-names one.
-
-## Why it matters
-Drivers are allowed to assume valid SPIR-V: an invalid module may be rejected
-by `vkCreateShaderModule`, crash the driver's compiler, or silently run
-something else than intended. klint's analyses make the same assumption, so
-they do not run on an invalid module.
-
-## Bad
-```spvasm
-; Vulkan requires a workgroup size on every GLCompute entry point
-; [VUID-StandaloneSpirv-LocalSize-06426].
-               OpCapability Shader
-               OpMemoryModel Logical GLSL450
-               OpEntryPoint GLCompute %main "main"
-       %void = OpTypeVoid
-         %fn = OpTypeFunction %void
-       %main = OpFunction %void None %fn
-      %entry = OpLabel
-               OpReturn
-               OpFunctionEnd
-```
-
-## Fix
-```spvasm
-               OpCapability Shader
-               OpMemoryModel Logical GLSL450
-               OpEntryPoint GLCompute %main "main"
-               OpExecutionMode %main LocalSize 64 1 1
-       %void = OpTypeVoid
-         %fn = OpTypeFunction %void
-       %main = OpFunction %void None %fn
-      %entry = OpLabel
-               OpReturn
-               OpFunctionEnd
-```
-
-## Exceptions
-None. A module produced by a compiler that klint does not run (DXC, an older
-glslang) should be validated with `spirv-val` for the same environment to
-confirm that the compiler is at fault.
-)md",
 };
 
 const RuleInfo kInternalError{
     .id = "internal-error",
     .category = Category::Correctness,
     .default_severity = Severity::Error,
-    .summary = "klint itself failed while checking this file",
-    .doc = R"md(
-## What it finds
-A failure inside klint: a rule that broke one of its own invariants, or a
-front-end step that failed in a way that says nothing about the shader. The
-message names the part of klint that failed. The other rules and files are
-still checked.
-
-## Why it matters
-A rule that failed has not checked the shader, so the absence of its findings
-means nothing for this file. Please report it with the shader attached.
-
-## Bad
-```glsl
-// Any shader can trigger it; it is a bug in klint, not in the shader.
-#version 450
-layout(local_size_x = 64) in;
-void main() {}
-```
-
-## Fix
-```glsl
-// Nothing to change in the shader: report the message and the file to the
-// klint maintainers. Disabling the failing rule silences it meanwhile.
-#version 450
-layout(local_size_x = 64) in;
-void main() {}
-```
-
-## Exceptions
-None: an internal error is always a klint bug.
-)md",
-};
-
-const RuleInfo kUnusedSuppression{
-    .id = "unused-suppression",
-    .category = Category::Input,
-    .default_severity = Severity::Warning,
-    .summary = "klint-ignore comment that silences nothing",
-    .doc = R"md(
-## What it finds
-A `// klint-ignore: rule-id`, `// klint-ignore-next-line: rule-id` or
-`// klint-ignore-file: rule-id` comment whose rule reports nothing where the
-comment points, or that names a rule klint does not have.
-
-## Why it matters
-A stale suppression hides the next real finding of that rule on that line,
-and misleads the reader into thinking the code needs an exception.
-
-## Bad
-```glsl
-layout(local_size_x = 64) in;
-layout(binding = 0) buffer Data { float x[]; };
-shared float tile[64];
-void main() {
-    uint tid = gl_LocalInvocationID.x;
-    tile[tid] = x[gl_GlobalInvocationID.x];
-    barrier();
-    // klint-ignore-next-line: shared-memory-race -- fixed long ago
-    x[gl_GlobalInvocationID.x] = tile[(tid + 1) % 64];
-}
-```
-
-## Fix
-```glsl
-layout(local_size_x = 64) in;
-layout(binding = 0) buffer Data { float x[]; };
-shared float tile[64];
-void main() {
-    uint tid = gl_LocalInvocationID.x;
-    tile[tid] = x[gl_GlobalInvocationID.x];
-    barrier();
-    x[gl_GlobalInvocationID.x] = tile[(tid + 1) % 64];
-}
-```
-
-## Exceptions
-Suppressions for rules left out with `--select` or `--ignore` are not judged,
-and neither are suppressions in included files, which other shaders may need.
-)md",
 };
 
 }  // namespace klint

@@ -32,16 +32,3 @@ bool diagnostic_less(const Diagnostic& a, const Diagnostic& b) {
 }
 
 }  // namespace klint
-
-namespace klint {
-
-std::string_view to_string(Confirmation::Status status) {
-  switch (status) {
-    case Confirmation::Status::Confirmed: return "confirmed";
-    case Confirmation::Status::NotReproduced: return "not reproduced";
-    case Confirmation::Status::NotRunnable: return "not runnable";
-  }
-  return "";
-}
-
-}  // namespace klint

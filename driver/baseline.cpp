@@ -7,6 +7,7 @@
 
 #include "driver/output/atomic_file.h"
 #include "driver/fingerprint.h"
+#include "rules/rule.h"
 
 namespace klint {
 namespace {
@@ -51,7 +52,10 @@ std::optional<Baseline> Baseline::parse(std::string_view text, const std::string
       return std::nullopt;
     }
     for (const nlohmann::json& finding : document.at("findings")) {
-      baseline.known_.emplace(finding.at("file").get<std::string>(), finding.at("rule").get<std::string>(),
+      // A rule klint no longer has finds nothing for the entry to hold back.
+      const RuleInfo* rule = RuleRegistry::find(finding.at("rule").get<std::string>());
+      if (!rule) continue;
+      baseline.known_.emplace(finding.at("file").get<std::string>(), rule,
                               finding.at("fingerprint").get<std::string>());
     }
   } catch (const nlohmann::json::exception& e) {
@@ -66,30 +70,30 @@ std::optional<Baseline> Baseline::parse(std::string_view text, const std::string
   return baseline;
 }
 
-size_t Baseline::filter(std::vector<Diagnostic>& diagnostics, SourceCache& sources) const {
+size_t Baseline::filter(std::vector<Finding>& diagnostics, SourceCache& sources) const {
   std::vector<std::string> prints = fingerprints(diagnostics, sources);
   size_t index = 0;
-  size_t removed = std::erase_if(diagnostics, [&](const Diagnostic& diagnostic) {
+  size_t removed = std::erase_if(diagnostics, [&](const Finding& diagnostic) {
     const std::string& print = prints[index++];
-    return known_.contains({relative_to(directory_, diagnostic.location.file), std::string(diagnostic.rule->id), print});
+    return known_.contains({relative_to(directory_, diagnostic.location.file), diagnostic.rule, print});
   });
   return removed;
 }
 
 BaselineWriter::BaselineWriter(std::string path) : path_(std::move(path)), directory_(directory_of(path_)) {}
 
-void BaselineWriter::add(const std::vector<Diagnostic>& diagnostics, SourceCache& sources) {
+void BaselineWriter::add(const std::vector<Finding>& diagnostics, SourceCache& sources) {
   std::vector<std::string> prints = fingerprints(diagnostics, sources);
   for (size_t i = 0; i < diagnostics.size(); ++i) {
-    const Diagnostic& diagnostic = diagnostics[i];
-    findings_.push_back(Finding{relative_to(directory_, diagnostic.location.file), std::string(diagnostic.rule->id),
+    const Finding& diagnostic = diagnostics[i];
+    findings_.push_back(Entry{relative_to(directory_, diagnostic.location.file), std::string(diagnostic.rule->id),
                                 prints[i], diagnostic.location.line, diagnostic.message});
   }
 }
 
 bool BaselineWriter::write(std::string* error) const {
   nlohmann::json findings = nlohmann::json::array();
-  for (const Finding& finding : findings_) {
+  for (const Entry& finding : findings_) {
     // line and message are for the reader of the file; matching ignores them.
     findings.push_back({{"file", finding.file},
                         {"rule", finding.rule},

@@ -12,8 +12,8 @@
 #include <tuple>
 #include <vector>
 
-#include "analyzer/diagnostic.h"
 #include "analyzer/source.h"
+#include "driver/finding.h"
 
 namespace klint {
 
@@ -28,10 +28,10 @@ class Baseline {
 
   // Removes from `diagnostics` (the findings of one file, in output order)
   // those the baseline holds; returns how many it removed.
-  size_t filter(std::vector<Diagnostic>& diagnostics, SourceCache& sources) const;
+  size_t filter(std::vector<Finding>& diagnostics, SourceCache& sources) const;
 
  private:
-  using Key = std::tuple<std::string, std::string, std::string>;  // file, rule, fingerprint
+  using Key = std::tuple<std::string, const RuleInfo*, std::string>;  // file, rule, fingerprint
   std::string directory_;  // file paths are relative to the baseline's directory
   std::set<Key> known_;
 };
@@ -41,13 +41,13 @@ class Baseline {
 class BaselineWriter {
  public:
   explicit BaselineWriter(std::string path);
-  void add(const std::vector<Diagnostic>& diagnostics, SourceCache& sources);
+  void add(const std::vector<Finding>& diagnostics, SourceCache& sources);
   size_t size() const { return findings_.size(); }
   // Writes atomically; false with *error when the file cannot be written.
   bool write(std::string* error) const;
 
  private:
-  struct Finding {
+  struct Entry {
     std::string file;
     std::string rule;
     std::string fingerprint;
@@ -56,7 +56,7 @@ class BaselineWriter {
   };
   std::string path_;
   std::string directory_;
-  std::vector<Finding> findings_;
+  std::vector<Entry> findings_;
 };
 
 }  // namespace klint

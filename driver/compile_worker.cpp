@@ -17,6 +17,7 @@
 #include <optional>
 
 #include "analyzer/isolation.h"
+#include "rules/rule.h"
 
 extern char** environ;
 
@@ -73,10 +74,9 @@ Location location_from_json(const json& value) {
 
 // What compiling reports: compile errors and undecodable SPIR-V.
 const RuleInfo* front_end_rule(const std::string& id) {
-  for (const RuleInfo* rule : {&kCompileError, &kInvalidSpirv, &kInternalError}) {
-    if (rule->id == id) return rule;
-  }
-  return nullptr;
+  const RuleInfo* rule = RuleRegistry::find(id);
+  const bool front_end = rule == &kCompileError || rule == &kInvalidSpirv || rule == &kInternalError;
+  return front_end ? rule : nullptr;
 }
 
 // The answer, with the text of every file the shader included as the worker

@@ -15,6 +15,7 @@
 #include "analyzer/diagnostic.h"
 #include "analyzer/frontend.h"
 #include "driver/config_file.h"
+#include "rules/rule.h"
 
 namespace klint {
 
@@ -22,10 +23,6 @@ namespace klint {
 struct Variant {
   std::string name;
   std::vector<Define> defines;
-};
-
-struct RuleIdLess {
-  bool operator()(const RuleInfo* a, const RuleInfo* b) const { return a->id < b->id; }
 };
 
 // What the configuration says about one file. Unset fields leave klint's

@@ -10,12 +10,13 @@
 namespace klint {
 
 std::string rule_markdown(const RuleInfo& rule) {
-  std::string_view doc = rule.doc;
+  const RuleDescription& description = RuleRegistry::describe(rule);
+  std::string_view doc = description.doc;
   while (!doc.empty() && doc.front() == '\n') doc.remove_prefix(1);
   return fmt::format(
       "<!-- Generated from the rule's metadata by `klint --generate-docs docs/rules`; do not edit. -->\n"
       "# {}\n\n{}\n\n| category | default severity |\n| --- | --- |\n| {} | {} |\n\n{}",
-      rule.id, rule.summary, to_string(rule.category), to_string(rule.default_severity), doc);
+      rule.id, description.summary, to_string(rule.category), to_string(rule.default_severity), doc);
 }
 
 void print_rule_list(std::ostream& out) {
@@ -23,7 +24,7 @@ void print_rule_list(std::ostream& out) {
   for (const RuleInfo* rule : RuleRegistry::infos()) width = std::max(width, rule->id.size());
   for (const RuleInfo* rule : RuleRegistry::infos()) {
     out << fmt::format("{:<{}}  {:<7}  {:<11}  {}\n", rule->id, width, to_string(rule->default_severity),
-                       to_string(rule->category), rule->summary);
+                       to_string(rule->category), RuleRegistry::describe(*rule).summary);
   }
 }
 
@@ -47,7 +48,7 @@ bool write_rule_docs(const std::string& directory, std::string* error) {
   for (const RuleInfo* rule : RuleRegistry::infos()) {
     if (!write(std::string(rule->id) + ".md", rule_markdown(*rule))) return false;
     index += fmt::format("| [`{0}`]({0}.md) | {1} | {2} | {3} |\n", rule->id, to_string(rule->category),
-                         to_string(rule->default_severity), rule->summary);
+                         to_string(rule->default_severity), RuleRegistry::describe(*rule).summary);
   }
   return write("README.md", index);
 }

@@ -41,7 +41,7 @@ std::string collapse_whitespace(std::string_view line) {
 
 }  // namespace
 
-std::vector<std::string> fingerprints(const std::vector<Diagnostic>& diagnostics, SourceCache& sources) {
+std::vector<std::string> fingerprints(const std::vector<Finding>& diagnostics, SourceCache& sources) {
   std::vector<std::string> out;
   out.reserve(diagnostics.size());
   std::map<std::tuple<std::string, uint64_t>, int> seen;  // (file, hash) -> how many so far

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/diagnostic.h"
 #include "analyzer/source.h"
+#include "driver/finding.h"
 
 namespace klint {
 
@@ -18,6 +18,6 @@ namespace klint {
 // (":1", ":2", ...), so a new instance of a rule on an identical line still
 // counts as new. Only the line itself: an edit of its neighbours, as well as
 // lines inserted above, leaves the fingerprint as it was.
-std::vector<std::string> fingerprints(const std::vector<Diagnostic>& diagnostics, SourceCache& sources);
+std::vector<std::string> fingerprints(const std::vector<Finding>& diagnostics, SourceCache& sources);
 
 }  // namespace klint

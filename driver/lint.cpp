@@ -179,7 +179,8 @@ FileReport lint_text(const InputFile& input, const std::string& text, const Lint
   FileReport report{input.path, {}, {}, {}, {input.path}};
   try {
     CompiledShader compiled = compile_isolated(input.path, text, input.language, options.compile, sources);
-    report.diagnostics = std::move(compiled.diagnostics);
+    report.diagnostics.assign(std::make_move_iterator(compiled.diagnostics.begin()),
+                              std::make_move_iterator(compiled.diagnostics.end()));
     report.files = compiled.files;
     if (compiled.non_compute_stage) {
       report.messages.push_back(InputMessage{

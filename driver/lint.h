@@ -9,6 +9,7 @@
 #include "analyzer/frontend.h"
 #include "analyzer/source.h"
 #include "driver/discover.h"
+#include "driver/finding.h"
 #include "driver/suppressions.h"
 #include "rules/rule.h"
 
@@ -22,7 +23,7 @@ struct LintOptions {
 
 struct FileReport {
   std::string path;
-  std::vector<Diagnostic> diagnostics;   // sorted with diagnostic_less
+  std::vector<Finding> diagnostics;      // sorted with diagnostic_less
   std::vector<InputMessage> messages;    // unreadable, or skipped as not compute
   std::vector<SuppressedDiagnostic> suppressed;  // silenced by klint-ignore comments
   // Every file the result depends on: the shader and each file it included.

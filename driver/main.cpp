@@ -325,7 +325,7 @@ int run(const Arguments& args) {
   for (const InputMessage& message : plan.messages) input_message(message);
 
   SourceCache sources;
-  std::vector<Diagnostic> all;
+  std::vector<Finding> all;
   std::vector<SuppressedDiagnostic> suppressed;
   size_t linted = 0;
   size_t in_baseline = 0;
@@ -361,7 +361,7 @@ int run(const Arguments& args) {
     if (baseline_writer) baseline_writer->add(report.diagnostics, sources);
     if (!report.diagnostics.empty()) progress.clear();
     // Writing a baseline records the findings rather than shows them.
-    for (const Diagnostic& diagnostic : report.diagnostics) {
+    for (const Finding& diagnostic : report.diagnostics) {
       if (baseline_writer) break;
       if (args.format == OutputFormat::Text) print_diagnostic(out, diagnostic, sources, out_style);
       if (args.format == OutputFormat::Github) print_github(out, diagnostic);

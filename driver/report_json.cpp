@@ -23,7 +23,7 @@ json notes_json(const std::vector<Note>& notes) {
   return out;
 }
 
-json diagnostic_json(const Diagnostic& diagnostic) {
+json diagnostic_json(const Finding& diagnostic) {
   json notes = notes_json(diagnostic.notes);
   return {{"rule", diagnostic.rule ? json(std::string(diagnostic.rule->id)) : json(nullptr)},
           {"severity", std::string(to_string(diagnostic.severity))},
@@ -127,7 +127,7 @@ class Reader {
     return fail(fmt::format("unknown severity '{}'", name));
   }
 
-  bool diagnostic(const json& value, Diagnostic& out) {
+  bool diagnostic(const json& value, Finding& out) {
     if (!value.is_object()) return wrong(value, "a diagnostic", "an object");
     auto note = [&](const json& element, Note& item) {
       if (!element.is_object()) return wrong(element, "a note", "an object");
@@ -168,7 +168,7 @@ class Reader {
 
 json report_to_json(const FileReport& report) {
   json diagnostics = json::array();
-  for (const Diagnostic& diagnostic : report.diagnostics) diagnostics.push_back(diagnostic_json(diagnostic));
+  for (const Finding& diagnostic : report.diagnostics) diagnostics.push_back(diagnostic_json(diagnostic));
   json messages = json::array();
   for (const InputMessage& message : report.messages) {
     messages.push_back({{"path", message.path}, {"reason", message.reason}, {"error", message.is_error}});
@@ -188,7 +188,7 @@ json report_to_json(const FileReport& report) {
 std::optional<FileReport> report_from_json(const json& value, std::string* error) {
   Reader read;
   FileReport report;
-  auto diagnostic = [&](const json& element, Diagnostic& item) { return read.diagnostic(element, item); };
+  auto diagnostic = [&](const json& element, Finding& item) { return read.diagnostic(element, item); };
   auto message = [&](const json& element, InputMessage& item) { return read.message(element, item); };
   auto suppressed = [&](const json& element, SuppressedDiagnostic& item) {
     if (!element.is_object()) return read.wrong(element, "a suppressed finding", "an object");

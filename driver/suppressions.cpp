@@ -53,7 +53,7 @@ std::vector<Suppression> parse_suppressions(const std::string& file, std::string
   return out;
 }
 
-std::vector<SuppressedDiagnostic> apply_suppressions(std::vector<Diagnostic>& diagnostics, const std::string& main_file,
+std::vector<SuppressedDiagnostic> apply_suppressions(std::vector<Finding>& diagnostics, const std::string& main_file,
                                                      SourceCache& sources, const RuleSelection& selection) {
   std::vector<SuppressedDiagnostic> silenced_diagnostics;
   std::set<std::string> files{main_file};
@@ -65,17 +65,22 @@ std::vector<SuppressedDiagnostic> apply_suppressions(std::vector<Diagnostic>& di
     for (Suppression& s : parse_suppressions(file, source->text())) suppressions.push_back(std::move(s));
   }
   if (suppressions.empty()) return silenced_diagnostics;
-  // used[i][j]: suppression i, rule j silenced something.
+  // named[i][j]: the rule that suppression i names j-th (nullptr: no klint
+  // rule); used[i][j]: it silenced something.
+  std::vector<std::vector<const RuleInfo*>> named(suppressions.size());
   std::vector<std::vector<bool>> used(suppressions.size());
-  for (size_t i = 0; i < suppressions.size(); ++i) used[i].assign(suppressions[i].rules.size(), false);
-  std::erase_if(diagnostics, [&](const Diagnostic& diagnostic) {
+  for (size_t i = 0; i < suppressions.size(); ++i) {
+    for (const std::string& id : suppressions[i].rules) named[i].push_back(RuleRegistry::find(id));
+    used[i].assign(suppressions[i].rules.size(), false);
+  }
+  std::erase_if(diagnostics, [&](const Finding& diagnostic) {
     const Suppression* silenced = nullptr;
     for (size_t i = 0; i < suppressions.size(); ++i) {
       const Suppression& s = suppressions[i];
       if (s.file != diagnostic.location.file) continue;
       if (s.target_line != 0 && s.target_line != diagnostic.location.line) continue;
       for (size_t j = 0; j < s.rules.size(); ++j) {
-        if (diagnostic.rule && s.rules[j] == diagnostic.rule->id) {
+        if (diagnostic.rule && named[i][j] == diagnostic.rule) {
           used[i][j] = true;
           if (!silenced) silenced = &s;
         }
@@ -90,7 +95,7 @@ std::vector<SuppressedDiagnostic> apply_suppressions(std::vector<Diagnostic>& di
     if (s.file != main_file) continue;
     for (size_t j = 0; j < s.rules.size(); ++j) {
       if (used[i][j]) continue;
-      const RuleInfo* rule = RuleRegistry::find(s.rules[j]);
+      const RuleInfo* rule = named[i][j];
       if (rule && !selection.enabled(*rule)) continue;
       std::string message = rule ? fmt::format("suppression of {} silences nothing here", s.rules[j])
                                  : fmt::format("suppression names '{}', which is not a klint rule", s.rules[j]);

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "analyzer/diagnostic.h"
 #include "analyzer/source.h"
+#include "driver/finding.h"
 #include "rules/rule.h"
 
 namespace klint {
@@ -30,7 +30,7 @@ std::vector<Suppression> parse_suppressions(const std::string& file, std::string
 // A finding that a suppression silenced; SARIF reports these with
 // --include-suppressed.
 struct SuppressedDiagnostic {
-  Diagnostic diagnostic;
+  Finding diagnostic;
   Suppression suppression;
 };
 
@@ -38,7 +38,7 @@ struct SuppressedDiagnostic {
 // `diagnostics` (returning them, in order), and adds an unused-suppression
 // finding for each suppression of `main_file` that silences nothing among the
 // rules `selection` runs.
-std::vector<SuppressedDiagnostic> apply_suppressions(std::vector<Diagnostic>& diagnostics, const std::string& main_file,
+std::vector<SuppressedDiagnostic> apply_suppressions(std::vector<Finding>& diagnostics, const std::string& main_file,
                                                      SourceCache& sources, const RuleSelection& selection);
 
 

@@ -8,7 +8,7 @@ namespace klint {
 namespace {
 
 auto identity(const Diagnostic& d) {
-  return std::tuple(d.rule ? d.rule->id : std::string_view(), d.severity, d.location.file, d.location.line,
+  return std::tuple(d.rule, d.severity, d.location.file, d.location.line,
                     d.location.column, d.message);
 }
 
@@ -24,17 +24,17 @@ FileReport merge_variants(std::vector<FileReport> reports, const std::vector<std
   if (reports.empty()) return merged;
   merged.path = reports.front().path;
   std::map<decltype(identity(Diagnostic{})), size_t> index;  // -> position in merged.diagnostics
-  std::map<std::tuple<std::string, uint32_t, std::string>, size_t> suppressed_index;
+  std::map<std::tuple<std::string, uint32_t, const RuleInfo*>, size_t> suppressed_index;
   for (size_t r = 0; r < reports.size(); ++r) {
     FileReport& report = reports[r];
-    for (Diagnostic& diagnostic : report.diagnostics) {
+    for (Finding& diagnostic : report.diagnostics) {
       auto [at, inserted] = index.emplace(identity(diagnostic), merged.diagnostics.size());
       if (inserted) merged.diagnostics.push_back(std::move(diagnostic));
       append_unique(merged.diagnostics[at->second].variants, names[r]);
     }
     for (SuppressedDiagnostic& suppressed : report.suppressed) {
       const Diagnostic& d = suppressed.diagnostic;
-      auto key = std::tuple(d.location.file, d.location.line, std::string(d.rule ? d.rule->id : ""));
+      auto key = std::tuple(d.location.file, d.location.line, d.rule);
       auto [at, inserted] = suppressed_index.emplace(key, merged.suppressed.size());
       if (inserted) merged.suppressed.push_back(std::move(suppressed));
       append_unique(merged.suppressed[at->second].diagnostic.variants, names[r]);

@@ -52,7 +52,7 @@ FileReport lint_everything(std::string_view name, Language language, const uint8
     if (d.message.empty()) fail("a finding without a message");
   }
   std::ostringstream out;
-  for (const Diagnostic& d : report.diagnostics) print_diagnostic(out, d, sources, TextStyle{});
+  for (const Finding& d : report.diagnostics) print_diagnostic(out, d, sources, TextStyle{});
   for (const InputMessage& m : report.messages) print_input_message(out, m, TextStyle{});
   print_json(out, report.diagnostics, report.messages, 1, 1);
   SarifRun run;

@@ -19,19 +19,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // A finding of each of a few rules on each of the first lines.
   const std::vector<const RuleInfo*> rules = RuleRegistry::infos();
   const uint32_t lines = static_cast<uint32_t>(std::min<size_t>(std::count(text.begin(), text.end(), '\n') + 1, 64));
-  std::vector<Diagnostic> diagnostics;
+  std::vector<Finding> diagnostics;
   for (uint32_t line = 1; line <= lines; ++line) {
     const RuleInfo* rule = rules[line % rules.size()];
     diagnostics.push_back(Diagnostic{rule, Severity::Warning, "finding", Location{file, line, 1}, {}, {}});
   }
   RuleSelection selection;
-  std::vector<Diagnostic> kept = diagnostics;
+  std::vector<Finding> kept = diagnostics;
   parse_suppressions(file, text);
   apply_suppressions(kept, file, sources, selection);
 
   std::string error;
   if (std::optional<Baseline> baseline = Baseline::parse(text, fuzz::scratch_directory() + "/baseline.json", &error)) {
-    std::vector<Diagnostic> filtered = diagnostics;
+    std::vector<Finding> filtered = diagnostics;
     baseline->filter(filtered, sources);
   }
 
@@ -41,7 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!writer.write(&error)) fuzz::fail("cannot write a baseline: " + error);
   std::optional<Baseline> read = Baseline::load(written, &error);
   if (!read) fuzz::fail("a baseline klint wrote does not read back: " + error);
-  std::vector<Diagnostic> again = diagnostics;
+  std::vector<Finding> again = diagnostics;
   read->filter(again, sources);
   if (!again.empty()) fuzz::fail("a baseline klint wrote does not filter the findings it was written from");
   return 0;

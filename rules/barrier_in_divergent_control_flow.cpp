@@ -12,6 +12,9 @@ constexpr RuleInfo kInfo{
     .id = "barrier-in-divergent-control-flow",
     .category = Category::Correctness,
     .default_severity = Severity::Error,
+};
+
+constexpr RuleDescription kDescription{
     .summary = "workgroup barrier that only some invocations of a workgroup may reach",
     .doc = R"md(
 ## What it finds
@@ -118,6 +121,7 @@ std::string source_note(const Module& module, const Uniformity& uniformity, cons
 class BarrierInDivergentControlFlow final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
+  const RuleDescription& description() const override { return kDescription; }
 
   void check(const Module& module, const RuleOptions&, Reporter& report) const override {
     for (const ir::Function& function : module.functions()) {

@@ -19,6 +19,9 @@ constexpr RuleInfo kInfo{
     .id = "grid-stride-mismatch",
     .category = Category::Correctness,
     .default_severity = Severity::Error,
+};
+
+constexpr RuleDescription kDescription{
     .run_evidence = RunEvidence::GridStrideRepeat,
     .summary = "loop that starts at the global invocation id but steps by the workgroup size, or the reverse",
     .doc = R"md(
@@ -406,6 +409,7 @@ struct Mismatch {
 class GridStrideMismatch final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
+  const RuleDescription& description() const override { return kDescription; }
 
   void check(const Module& module, const RuleOptions&, Reporter& report) const override {
     for (const EntryPoint& entry : module.entry_points()) {

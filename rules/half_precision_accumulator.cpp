@@ -22,6 +22,9 @@ constexpr RuleInfo kInfo{
     .id = "half-precision-accumulator",
     .category = Category::Correctness,
     .default_severity = Severity::Warning,
+};
+
+constexpr RuleDescription kDescription{
     .summary = "16-bit float value that accumulates a sum across loop iterations",
     .doc = R"md(
 ## What it finds
@@ -260,6 +263,7 @@ const ir::Instruction* store_before(const Module& module, const Cfg& cfg, const 
 class HalfPrecisionAccumulator final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
+  const RuleDescription& description() const override { return kDescription; }
 
   void check(const Module& module, const RuleOptions&, Reporter& report) const override {
     SourceText source = source_text(module);

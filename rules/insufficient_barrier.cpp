@@ -18,6 +18,9 @@ constexpr RuleInfo kInfo{
     .id = "insufficient-barrier",
     .category = Category::Correctness,
     .default_severity = Severity::Error,
+};
+
+constexpr RuleDescription kDescription{
     .run_evidence = RunEvidence::Race,
     .summary = "barrier between a write and a read of workgroup memory that does not both wait for the "
                "workgroup and make the write visible",
@@ -459,6 +462,7 @@ std::string fix_title(Language language) {
 class InsufficientBarrier final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
+  const RuleDescription& description() const override { return kDescription; }
 
   void check(const Module& module, const RuleOptions&, Reporter& report) const override {
     Language language = language_of(module);

@@ -21,6 +21,9 @@ constexpr RuleInfo kInfo{
     .id = "manual-subgroup-reduction",
     .category = Category::Performance,
     .default_severity = Severity::Note,
+};
+
+constexpr RuleDescription kDescription{
     .summary = "shared-memory tree reduction within one subgroup, which subgroup arithmetic does in registers",
     .doc = R"md(
 ## What it finds
@@ -274,6 +277,7 @@ bool all_targets(const RuleOptions& options, uint32_t operations) {
 class ManualSubgroupReduction final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
+  const RuleDescription& description() const override { return kDescription; }
 
   void check(const Module& module, const RuleOptions& options, Reporter& report) const override {
     if (!all_targets(options, kSubgroupBasic | kSubgroupArithmetic)) return;

@@ -33,6 +33,9 @@ constexpr RuleInfo kInfo{
     .id = "private-array-spill",
     .category = Category::Performance,
     .default_severity = Severity::Warning,
+};
+
+constexpr RuleDescription kDescription{
     .summary = "per-invocation array that lives in scratch memory instead of registers",
     .doc = R"md(
 ## What it finds
@@ -546,6 +549,7 @@ bool is_constant_table(const Module& module, const ir::Instruction& variable) {
 class PrivateArraySpill final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
+  const RuleDescription& description() const override { return kDescription; }
 
   void check(const Module& module, const RuleOptions&, Reporter& report) const override {
     SourceText source = source_text(module);

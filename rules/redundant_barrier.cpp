@@ -25,6 +25,9 @@ constexpr RuleInfo kInfo{
     .id = "redundant-barrier",
     .category = Category::Performance,
     .default_severity = Severity::Warning,
+};
+
+constexpr RuleDescription kDescription{
     .summary = "workgroup barrier that orders no access of one invocation against another's",
     .doc = R"md(
 ## What it finds
@@ -474,6 +477,7 @@ std::string participle(const MemoryAccess& access) {
 class RedundantBarrier final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
+  const RuleDescription& description() const override { return kDescription; }
 
   void check(const Module& module, const RuleOptions&, Reporter& report) const override {
     CallSummary calls(module);

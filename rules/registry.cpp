@@ -23,7 +23,7 @@ void RuleRegistry::add(std::unique_ptr<Rule> rule) {
 const std::vector<std::unique_ptr<Rule>>& RuleRegistry::rules() { return storage(); }
 
 std::vector<const RuleInfo*> RuleRegistry::infos() {
-  std::vector<const RuleInfo*> out{&kCompileError, &kInvalidSpirv, &kInternalError, &kUnusedSuppression};
+  std::vector<const RuleInfo*> out = detail::builtin_rules();
   for (const auto& rule : storage()) out.push_back(&rule->info());
   std::sort(out.begin(), out.end(), [](const RuleInfo* a, const RuleInfo* b) { return a->id < b->id; });
   return out;
@@ -34,6 +34,15 @@ const RuleInfo* RuleRegistry::find(std::string_view id) {
     if (info->id == id) return info;
   }
   return nullptr;
+}
+
+const RuleDescription& RuleRegistry::describe(const RuleInfo& rule) {
+  if (const RuleDescription* builtin = detail::builtin_description(rule)) return *builtin;
+  for (const auto& registered : storage()) {
+    if (&registered->info() == &rule) return registered->description();
+  }
+  static constexpr RuleDescription kUndescribed;
+  return kUndescribed;
 }
 
 bool RuleSelection::enabled(const RuleInfo& rule) const {

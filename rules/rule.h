@@ -32,6 +32,36 @@ struct RuleOptions {
   std::optional<uint64_t> max_shared_memory;
 };
 
+// What a run of the kernel can show to confirm a finding of a rule (`klint
+// --confirm`, runner/confirm.h). Lines of a finding: its own, its notes', and
+// every line of the loop it sits on.
+enum class RunEvidence {
+  None,               // no run can show it: --confirm gives its findings no verdict
+  Race,               // a race with one of its accesses on the finding's lines
+  UninitializedRead,  // a read, on the finding's lines, of an element no invocation had written
+  // Inside the loop, two workgroups storing to one word, or one load of the
+  // loop reading one word in two workgroups: the workgroups redo each other's
+  // elements.
+  GridStrideRepeat,
+  // A race, unwritten read or index out of range on the finding's lines, or
+  // outputs that differ between two subgroup sizes beyond float rounding.
+  SubgroupSizeDependence,
+};
+
+// What klint says of a rule beyond the name its findings carry (RuleInfo):
+// what a run can show of them, and the documentation that `klint --explain`,
+// `--list-rules`, the generated docs/rules/ and SARIF's rule descriptors show.
+// Found from a finding's rule with RuleRegistry::describe. `doc` is Markdown
+// with the sections What it finds / Why it matters / Bad / Fix / Exceptions.
+struct RuleDescription {
+  RunEvidence run_evidence = RunEvidence::None;
+  std::string_view summary;
+  std::string_view doc;
+};
+
+// Reported by the driver, which reads the klint-ignore comments.
+extern const RuleInfo kUnusedSuppression;
+
 class Reporter;
 
 class DiagnosticBuilder {
@@ -73,6 +103,7 @@ class Rule {
  public:
   virtual ~Rule() = default;
   virtual const RuleInfo& info() const = 0;
+  virtual const RuleDescription& description() const = 0;
   virtual void check(const Module& module, const RuleOptions& options, Reporter& report) const = 0;
 };
 
@@ -85,6 +116,15 @@ class RuleRegistry {
   // Rule infos of rules and of front-end diagnostics, sorted by id.
   static std::vector<const RuleInfo*> infos();
   static const RuleInfo* find(std::string_view id);
+  // The description of a rule klint has; an empty one (no run evidence, no
+  // documentation) for any other.
+  static const RuleDescription& describe(const RuleInfo& rule);
+};
+
+// Orders rules as RuleRegistry::infos() lists them, by id, for output that
+// lists rules (a map keyed by rule).
+struct RuleIdLess {
+  bool operator()(const RuleInfo* a, const RuleInfo* b) const { return a->id < b->id; }
 };
 
 // --select and --ignore. An empty select means every rule.
@@ -100,6 +140,10 @@ std::vector<Diagnostic> run_rules(const Module& module, const RuleSelection& sel
                                   const RuleOptions& options);
 
 namespace detail {
+// The rules no Rule object stands for (rules/builtin_rules.cpp).
+std::vector<const RuleInfo*> builtin_rules();
+const RuleDescription* builtin_description(const RuleInfo& rule);
+
 template <class R>
 struct Registrar {
   Registrar() { RuleRegistry::add(std::make_unique<R>()); }

@@ -8,6 +8,9 @@ constexpr RuleInfo kInfo{
     .id = "shader-feature-unsupported",
     .category = Category::Portability,
     .default_severity = Severity::Error,
+};
+
+constexpr RuleDescription kDescription{
     .summary = "8-, 16- or 64-bit arithmetic or storage that a declared target device does not support",
     .doc = R"md(
 ## What it finds
@@ -64,6 +67,7 @@ for each device with its own `--target`.
 class ShaderFeatureUnsupported final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
+  const RuleDescription& description() const override { return kDescription; }
 
   void check(const Module& module, const RuleOptions& options, Reporter& report) const override {
     report_missing_features(module, options, shader_features(), report);

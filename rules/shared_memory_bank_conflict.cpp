@@ -23,6 +23,9 @@ constexpr RuleInfo kInfo{
     .id = "shared-memory-bank-conflict",
     .category = Category::Performance,
     .default_severity = Severity::Warning,
+};
+
+constexpr RuleDescription kDescription{
     .summary = "invocations of a subgroup access different words of one shared-memory bank",
     .doc = R"md(
 ## What it finds
@@ -247,6 +250,7 @@ std::optional<Row> crowded_row(const Module& module, uint32_t variable) {
 class SharedMemoryBankConflict final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
+  const RuleDescription& description() const override { return kDescription; }
 
   void check(const Module& module, const RuleOptions&, Reporter& report) const override {
     for (const EntryPoint& entry : module.entry_points()) {

@@ -13,6 +13,9 @@ constexpr RuleInfo kInfo{
     .id = "shared-memory-limits-occupancy",
     .category = Category::Performance,
     .default_severity = Severity::Warning,
+};
+
+constexpr RuleDescription kDescription{
     .summary = "workgroup memory alone keeps too few workgroups resident to hide memory latency",
     .doc = R"md(
 ## What it finds
@@ -72,6 +75,7 @@ std::string workgroups_text(uint32_t n) { return fmt::format("{} workgroup{}", n
 class SharedMemoryLimitsOccupancy final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
+  const RuleDescription& description() const override { return kDescription; }
 
   void check(const Module& module, const RuleOptions& options, Reporter& report) const override {
     for (const EntryPoint& entry : module.entry_points()) {

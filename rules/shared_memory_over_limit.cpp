@@ -11,6 +11,9 @@ constexpr RuleInfo kInfo{
     .id = "shared-memory-over-limit",
     .category = Category::Portability,
     .default_severity = Severity::Error,
+};
+
+constexpr RuleDescription kDescription{
     .summary = "workgroup (shared) memory of an entry point exceeds the device limit",
     .doc = R"md(
 ## What it finds
@@ -76,6 +79,7 @@ std::string broken_limits(uint64_t total, const RuleOptions& options) {
 class SharedMemoryOverLimit final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
+  const RuleDescription& description() const override { return kDescription; }
 
   void check(const Module& module, const RuleOptions& options, Reporter& report) const override {
     for (const EntryPoint& entry : module.entry_points()) {

@@ -15,6 +15,9 @@ constexpr RuleInfo kInfo{
     .id = "shared-memory-race",
     .category = Category::Correctness,
     .default_severity = Severity::Error,
+};
+
+constexpr RuleDescription kDescription{
     .run_evidence = RunEvidence::Race,
     .summary = "two invocations access one workgroup-memory element, at least one writing, with no barrier between",
     .doc = R"md(
@@ -94,6 +97,7 @@ bool may_race(const MemoryAccess& a, const MemoryAccess& b) {
 class SharedMemoryRace final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
+  const RuleDescription& description() const override { return kDescription; }
 
   void check(const Module& module, const RuleOptions&, Reporter& report) const override {
     for (const EntryPoint& entry : module.entry_points()) {

@@ -17,6 +17,9 @@ constexpr RuleInfo kInfo{
     .id = "subgroup-count-assumed",
     .category = Category::Portability,
     .default_severity = Severity::Warning,
+};
+
+constexpr RuleDescription kDescription{
     .run_evidence = RunEvidence::SubgroupSizeDependence,
     .summary = "per-subgroup array, loop bound or guard sized for a fixed number of subgroups",
     .doc = R"md(
@@ -340,6 +343,7 @@ std::string where(const SubgroupIndex& index, const Failures& failures) {
 class SubgroupCountAssumed final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
+  const RuleDescription& description() const override { return kDescription; }
 
   void check(const Module& module, const RuleOptions& options, Reporter& report) const override {
     SubgroupValues values(module);

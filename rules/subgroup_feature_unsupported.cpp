@@ -8,6 +8,9 @@ constexpr RuleInfo kInfo{
     .id = "subgroup-feature-unsupported",
     .category = Category::Portability,
     .default_severity = Severity::Error,
+};
+
+constexpr RuleDescription kDescription{
     .summary = "subgroup operation class that a declared target device does not support",
     .doc = R"md(
 ## What it finds
@@ -67,6 +70,7 @@ of 8-, 16- and 64-bit types are shader-feature-unsupported's.
 class SubgroupFeatureUnsupported final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
+  const RuleDescription& description() const override { return kDescription; }
 
   void check(const Module& module, const RuleOptions& options, Reporter& report) const override {
     report_missing_features(module, options, subgroup_features(), report);

@@ -14,6 +14,9 @@ constexpr RuleInfo kInfo{
     .id = "subgroup-operation-in-divergent-control-flow",
     .category = Category::Correctness,
     .default_severity = Severity::Warning,
+};
+
+constexpr RuleDescription kDescription{
     .summary = "subgroup operation that may run with only part of its subgroup active",
     .doc = R"md(
 ## What it finds
@@ -243,6 +246,7 @@ const ir::Instruction* index_split(const Module& module, const Uniformity& unifo
 class SubgroupOperationInDivergentControlFlow final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
+  const RuleDescription& description() const override { return kDescription; }
 
   void check(const Module& module, const RuleOptions& options, Reporter& report) const override {
     uint32_t widest = widest_subgroup(options.targets);

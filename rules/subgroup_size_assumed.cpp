@@ -17,6 +17,9 @@ constexpr RuleInfo kInfo{
     .id = "subgroup-size-assumed",
     .category = Category::Portability,
     .default_severity = Severity::Warning,
+};
+
+constexpr RuleDescription kDescription{
     .run_evidence = RunEvidence::SubgroupSizeDependence,
     .summary = "literal subgroup width (% 32, / 32, & 31, >> 5, lane 31) where targets run other widths",
     .doc = R"md(
@@ -317,6 +320,7 @@ std::optional<FirstInvocations> first_invocations(const Module& module, const ir
 class SubgroupSizeAssumed final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
+  const RuleDescription& description() const override { return kDescription; }
 
   void check(const Module& module, const RuleOptions& options, Reporter& report) const override {
     SubgroupValues values(module);

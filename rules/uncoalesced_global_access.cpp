@@ -22,6 +22,9 @@ constexpr RuleInfo kInfo{
     .id = "uncoalesced-global-access",
     .category = Category::Performance,
     .default_severity = Severity::Warning,
+};
+
+constexpr RuleDescription kDescription{
     .summary = "adjacent invocations access a storage buffer more than one element apart",
     .doc = R"md(
 ## What it finds
@@ -446,6 +449,7 @@ struct Candidate {
 class UncoalescedGlobalAccess final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
+  const RuleDescription& description() const override { return kDescription; }
 
   void check(const Module& module, const RuleOptions&, Reporter& report) const override {
     for (const EntryPoint& entry : module.entry_points()) {

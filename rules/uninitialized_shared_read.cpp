@@ -17,6 +17,9 @@ constexpr RuleInfo kInfo{
     .id = "uninitialized-shared-read",
     .category = Category::Correctness,
     .default_severity = Severity::Error,
+};
+
+constexpr RuleDescription kDescription{
     .run_evidence = RunEvidence::UninitializedRead,
     .summary = "read of workgroup-memory elements that no invocation wrote",
     .doc = R"md(
@@ -192,6 +195,7 @@ struct Uncovered {
 class UninitializedSharedRead final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
+  const RuleDescription& description() const override { return kDescription; }
 
   void check(const Module& module, const RuleOptions&, Reporter& report) const override {
     for (const EntryPoint& entry : module.entry_points()) {

@@ -13,6 +13,9 @@ constexpr RuleInfo kInfo{
     .id = "workgroup-size-not-subgroup-multiple",
     .category = Category::Performance,
     .default_severity = Severity::Warning,
+};
+
+constexpr RuleDescription kDescription{
     .summary = "workgroup smaller than a subgroup, or not a multiple of one, so lanes of its last subgroup idle",
     .doc = R"md(
 ## What it finds
@@ -213,6 +216,7 @@ void explain(DiagnosticBuilder& diagnostic, const Location& at, const std::array
 class WorkgroupSizeNotSubgroupMultiple final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
+  const RuleDescription& description() const override { return kDescription; }
 
   void check(const Module& module, const RuleOptions& options, Reporter& report) const override {
     for (const EntryPoint& entry : module.entry_points()) {

@@ -8,6 +8,9 @@ constexpr RuleInfo kInfo{
     .id = "workgroup-size-over-limit",
     .category = Category::Portability,
     .default_severity = Severity::Error,
+};
+
+constexpr RuleDescription kDescription{
     .summary = "workgroup with more invocations, or a larger dimension, than a target device allows",
     .doc = R"md(
 ## What it finds
@@ -61,6 +64,7 @@ Location workgroup_size_location(const Module& module, const EntryPoint& entry) 
 class WorkgroupSizeOverLimit final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
+  const RuleDescription& description() const override { return kDescription; }
 
   void check(const Module& module, const RuleOptions& options, Reporter& report) const override {
     for (const EntryPoint& entry : module.entry_points()) {

@@ -15,13 +15,16 @@
 #include "runner/harness.h"
 #include "runner/manifest.h"
 #include "runner/observe.h"
+#include "rules/rule.h"
 
 namespace klint::runner {
 
 namespace {
 
 // What a run must show to confirm a finding: its rule's declared evidence.
-RunEvidence evidence_of(const Diagnostic& d) { return d.rule ? d.rule->run_evidence : RunEvidence::None; }
+RunEvidence evidence_of(const Diagnostic& d) {
+  return d.rule ? RuleRegistry::describe(*d.rule).run_evidence : RunEvidence::None;
+}
 
 // Default grid of a confirming run: two workgroups, so that accesses of
 // different workgroups can meet.
@@ -427,21 +430,33 @@ class Confirmer {
 
 }  // namespace
 
-bool is_confirmable(const Diagnostic& finding) { return evidence_of(finding) != RunEvidence::None; }
-
-void not_runnable(std::vector<Diagnostic>& findings, const std::string& why) {
-  for (Diagnostic& d : findings) {
-    if (is_confirmable(d)) d.confirmation = Confirmation{Confirmation::Status::NotRunnable, why, {}, {}};
+std::string_view to_string(Confirmation::Status status) {
+  switch (status) {
+    case Confirmation::Status::Confirmed: return "confirmed";
+    case Confirmation::Status::NotReproduced: return "not reproduced";
+    case Confirmation::Status::NotRunnable: return "not runnable";
   }
+  return "";
 }
 
-void confirm_findings(std::vector<Diagnostic>& findings, const std::vector<uint32_t>& spirv,
-                      const ModuleOrigin& origin, const KernelManifest* manifest, const ConfirmOptions& options) {
-  std::vector<Diagnostic*> pending;
-  for (Diagnostic& d : findings) {
-    if (is_confirmable(d)) pending.push_back(&d);
+bool is_confirmable(const Diagnostic& finding) { return evidence_of(finding) != RunEvidence::None; }
+
+Verdicts not_runnable(std::span<const Diagnostic* const> findings, const std::string& why) {
+  Verdicts verdicts(findings.size());
+  for (size_t i = 0; i < findings.size(); ++i) {
+    if (is_confirmable(*findings[i])) verdicts[i] = Confirmation{Confirmation::Status::NotRunnable, why, {}, {}};
   }
-  if (pending.empty()) return;
+  return verdicts;
+}
+
+Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const std::vector<uint32_t>& spirv,
+                          const ModuleOrigin& origin, const KernelManifest* manifest, const ConfirmOptions& options) {
+  Verdicts verdicts(findings.size());
+  std::vector<size_t> pending;  // indices into findings
+  for (size_t i = 0; i < findings.size(); ++i) {
+    if (is_confirmable(*findings[i])) pending.push_back(i);
+  }
+  if (pending.empty()) return verdicts;
   std::string error;
   std::optional<reflect::ModuleReflection> reflection = reflect::reflect_module(spirv, &error);
   if (!reflection) return not_runnable(findings, "cannot reflect it: " + error);
@@ -453,7 +468,7 @@ void confirm_findings(std::vector<Diagnostic>& findings, const std::vector<uint3
   if (!decoded) return not_runnable(findings, decode_error.message);
   const Module module(std::move(*decoded), origin);
   std::vector<std::set<Line>> lines;
-  for (Diagnostic* d : pending) lines.push_back(covered_lines(*d, module));
+  for (size_t i : pending) lines.push_back(covered_lines(*findings[i], module));
 
   const Confirmer confirmer(spirv, origin, *reflection, *entry, manifest, options);
   std::vector<Shape> shapes;
@@ -486,7 +501,7 @@ void confirm_findings(std::vector<Diagnostic>& findings, const std::vector<uint3
     guesses = harness.guesses;
     for (const std::string& skipped : o->instrumented.skipped) guesses.push_back("not logged: " + skipped);
     for (size_t k = 0; k < pending.size();) {
-      Diagnostic& d = *pending[k];
+      const Diagnostic& d = *findings[pending[k]];
       const RunEvidence evidence = evidence_of(d);
       std::optional<Found> found = find_witness(evidence, lines[k], harness, *o, confirmer.is_float(harness));
       if (!found) {
@@ -514,7 +529,7 @@ void confirm_findings(std::vector<Diagnostic>& findings, const std::vector<uint3
         c.details.push_back(out ? "reproducer: " + file.string() : "cannot write the reproducer " + file.string());
       }
       for (const std::string& guess : small.guesses) c.details.push_back("guessed: " + guess);
-      d.confirmation = std::move(c);
+      verdicts[pending[k]] = std::move(c);
       pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(k));
       lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(k));
     }
@@ -525,7 +540,7 @@ void confirm_findings(std::vector<Diagnostic>& findings, const std::vector<uint3
     std::optional<Harness> harness = confirmer.harness(setup, &error);
     if (!harness) return not_runnable(findings, error);
     if (!try_setup(setup, *harness)) return not_runnable(findings, error);
-    if (pending.empty()) return;
+    if (pending.empty()) return verdicts;
     // A workgroup size a specialization constant sets is varied too, for
     // what the default size did not show.
     for (const std::array<uint32_t, 3>& workgroup : confirmer.workgroup_variants(*harness)) {
@@ -533,11 +548,11 @@ void confirm_findings(std::vector<Diagnostic>& findings, const std::vector<uint3
       std::optional<Harness> h = confirmer.harness(variant, &error);
       if (!h) continue;
       if (!try_setup(variant, *h)) return not_runnable(findings, error);
-      if (pending.empty()) return;
+      if (pending.empty()) return verdicts;
     }
   }
-  for (Diagnostic* d : pending) {
-    const std::string_view what = not_shown(evidence_of(*d));
+  for (size_t i : pending) {
+    const std::string_view what = not_shown(evidence_of(*findings[i]));
     Confirmation c{Confirmation::Status::NotReproduced,
                    tried.size() == 1 ? fmt::format("{} with {}", what, tried.front())
                                      : fmt::format("{} in any of {} setups", what, tried.size()),
@@ -545,8 +560,9 @@ void confirm_findings(std::vector<Diagnostic>& findings, const std::vector<uint3
                    {}};
     for (const std::string& t : tried) c.details.push_back("tried: " + t);
     for (const std::string& guess : guesses) c.details.push_back("guessed: " + guess);
-    d->confirmation = std::move(c);
+    verdicts[i] = std::move(c);
   }
+  return verdicts;
 }
 
 }  // namespace klint::runner

@@ -1,11 +1,13 @@
 // `klint --confirm`: runs the kernel behind each finding whose rule declares
-// what a run can show (RuleInfo::run_evidence) and records the verdict on the
-// finding (Diagnostic::confirmation).
+// what a run can show (RuleDescription::run_evidence) and gives the finding a
+// verdict (Confirmation).
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzer/diagnostic.h"
@@ -22,18 +24,36 @@ struct ConfirmOptions {
   std::string reproducers;
 };
 
+// What running the kernel showed about a finding.
+struct Confirmation {
+  enum class Status { Confirmed, NotReproduced, NotRunnable };
+  Status status = Status::NotRunnable;
+  // One line: the witness, what was tried, or why the kernel could not run.
+  std::string summary;
+  // The accesses the witness is made of, where the source has them.
+  std::vector<Note> witness;
+  // How the run was set up: grid, seed, subgroup sizes, guesses made.
+  std::vector<std::string> details;
+};
+
+std::string_view to_string(Confirmation::Status status);  // "confirmed", "not reproduced", "not runnable"
+
+// The verdicts on findings, one per finding in the order given: nullopt for a
+// finding that is not confirmable.
+using Verdicts = std::vector<std::optional<Confirmation>>;
+
 // Whether --confirm gives this finding a verdict: its rule says what a run can show.
 bool is_confirmable(const Diagnostic& finding);
 
-// Gives every confirmable finding the verdict "not runnable", saying why (the
+// The verdict "not runnable" for every confirmable finding, saying why (the
 // file cannot be read or compiled).
-void not_runnable(std::vector<Diagnostic>& findings, const std::string& why);
+Verdicts not_runnable(std::span<const Diagnostic* const> findings, const std::string& why);
 
-// Sets the confirmation of every confirmable finding, running `spirv` (the
-// file `origin` names, compiled as it was linted) once per subgroup size, for
-// each shape of its `[[kernel]]` manifest (nullptr: the default harness)
-// until the finding shows; then shrinks the setup that showed it.
-void confirm_findings(std::vector<Diagnostic>& findings, const std::vector<uint32_t>& spirv,
-                      const ModuleOrigin& origin, const KernelManifest* manifest, const ConfirmOptions& options);
+// The verdict on every confirmable finding, running `spirv` (the file
+// `origin` names, compiled as it was linted) once per subgroup size, for each
+// shape of its `[[kernel]]` manifest (nullptr: the default harness) until the
+// finding shows; then shrinking the setup that showed it.
+Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const std::vector<uint32_t>& spirv,
+                          const ModuleOrigin& origin, const KernelManifest* manifest, const ConfirmOptions& options);
 
 }  // namespace klint::runner

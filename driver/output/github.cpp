@@ -32,7 +32,7 @@ std::string github_escape(std::string_view text, bool property) {
   return out;
 }
 
-void print_github(std::ostream& out, const Diagnostic& diagnostic) {
+void print_github(std::ostream& out, const Finding& diagnostic) {
   std::string properties = "file=" + github_escape(diagnostic.location.file, true);
   if (diagnostic.location.has_line()) properties += fmt::format(",line={}", diagnostic.location.line);
   if (diagnostic.location.column) properties += fmt::format(",col={}", diagnostic.location.column);

@@ -7,12 +7,12 @@
 #include <string>
 #include <string_view>
 
-#include "analyzer/diagnostic.h"
 #include "driver/discover.h"
+#include "driver/finding.h"
 
 namespace klint {
 
-void print_github(std::ostream& out, const Diagnostic& diagnostic);
+void print_github(std::ostream& out, const Finding& diagnostic);
 void print_github(std::ostream& out, const InputMessage& message);
 
 // Escapes for a workflow command's message, or (`property`) for a value

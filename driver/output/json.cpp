@@ -15,10 +15,10 @@ nlohmann::json location_json(const Location& location) {
 
 }  // namespace
 
-void print_json(std::ostream& out, const std::vector<Diagnostic>& diagnostics,
+void print_json(std::ostream& out, const std::vector<Finding>& diagnostics,
                 const std::vector<InputMessage>& messages, size_t files_linted, int exit_code) {
   nlohmann::json findings = nlohmann::json::array();
-  for (const Diagnostic& diagnostic : diagnostics) {
+  for (const Finding& diagnostic : diagnostics) {
     nlohmann::json notes = nlohmann::json::array();
     for (const Note& note : diagnostic.notes) {
       notes.push_back({{"location", location_json(note.location)}, {"message", note.message}});
@@ -31,12 +31,12 @@ void print_json(std::ostream& out, const std::vector<Diagnostic>& diagnostics,
     if (diagnostic.rule) finding["category"] = std::string(to_string(diagnostic.rule->category));
     if (!diagnostic.fix_title.empty()) finding["fix"] = diagnostic.fix_title;
     if (!diagnostic.variants.empty()) finding["variants"] = diagnostic.variants;
-    if (const std::optional<Confirmation>& c = diagnostic.confirmation) {
+    if (const std::optional<runner::Confirmation>& c = diagnostic.confirmation) {
       nlohmann::json witness = nlohmann::json::array();
       for (const Note& note : c->witness) {
         witness.push_back({{"location", location_json(note.location)}, {"message", note.message}});
       }
-      finding["confirmation"] = {{"status", std::string(to_string(c->status))},
+      finding["confirmation"] = {{"status", std::string(runner::to_string(c->status))},
                                  {"summary", c->summary},
                                  {"witness", std::move(witness)},
                                  {"details", c->details}};

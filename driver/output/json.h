@@ -6,12 +6,12 @@
 #include <ostream>
 #include <vector>
 
-#include "analyzer/diagnostic.h"
 #include "driver/discover.h"
+#include "driver/finding.h"
 
 namespace klint {
 
-void print_json(std::ostream& out, const std::vector<Diagnostic>& diagnostics,
+void print_json(std::ostream& out, const std::vector<Finding>& diagnostics,
                 const std::vector<InputMessage>& messages, size_t files_linted, int exit_code);
 
 }  // namespace klint

@@ -56,12 +56,12 @@ class LogWriter {
   json log();
 
  private:
-  struct Finding {
-    const Diagnostic* diagnostic;
+  struct Result {
+    const Finding* diagnostic;
     const Suppression* suppression;  // nullptr when reported
   };
 
-  json result(const Finding& finding, const std::string& fingerprint);
+  json result(const Result& finding, const std::string& fingerprint);
   json location(const Location& location);
   json physical_location(const Location& location);
   json artifact_location(const std::string& file) const;
@@ -138,8 +138,8 @@ size_t LogWriter::rule_index(const RuleInfo* rule) {
   return it->second;
 }
 
-json LogWriter::result(const Finding& finding, const std::string& fingerprint) {
-  const Diagnostic& diagnostic = *finding.diagnostic;
+json LogWriter::result(const Result& finding, const std::string& fingerprint) {
+  const Finding& diagnostic = *finding.diagnostic;
   size_t index = rule_index(diagnostic.rule);
   std::string text = sarif_sentence(diagnostic.message);
   if (!diagnostic.fix_title.empty()) text += " Fix: " + sarif_sentence(diagnostic.fix_title, /*capitalise=*/false);
@@ -174,8 +174,8 @@ json LogWriter::result(const Finding& finding, const std::string& fingerprint) {
     out["suppressions"] = json::array({std::move(entry)});
   }
   if (!diagnostic.variants.empty()) out["properties"]["variants"] = diagnostic.variants;
-  if (const std::optional<Confirmation>& c = diagnostic.confirmation) {
-    out["properties"]["confirmation"] = {{"status", std::string(to_string(c->status))},
+  if (const std::optional<runner::Confirmation>& c = diagnostic.confirmation) {
+    out["properties"]["confirmation"] = {{"status", std::string(runner::to_string(c->status))},
                                          {"summary", c->summary},
                                          {"details", c->details}};
   }
@@ -196,16 +196,16 @@ json LogWriter::notification(const InputMessage& message) const {
 json LogWriter::log() {
   // Reported and suppressed findings in one deterministic order, reported
   // first among equals; fingerprints number look-alikes in this order.
-  std::vector<Finding> findings;
-  for (const Diagnostic& diagnostic : run_.diagnostics) findings.push_back({&diagnostic, nullptr});
+  std::vector<Result> findings;
+  for (const Finding& diagnostic : run_.diagnostics) findings.push_back({&diagnostic, nullptr});
   for (const SuppressedDiagnostic& silenced : run_.suppressed) {
     findings.push_back({&silenced.diagnostic, &silenced.suppression});
   }
-  std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+  std::stable_sort(findings.begin(), findings.end(), [](const Result& a, const Result& b) {
     return diagnostic_less(*a.diagnostic, *b.diagnostic);
   });
-  std::vector<Diagnostic> ordered;
-  for (const Finding& finding : findings) ordered.push_back(*finding.diagnostic);
+  std::vector<Finding> ordered;
+  for (const Result& finding : findings) ordered.push_back(*finding.diagnostic);
   const std::vector<std::string> prints = fingerprints(ordered, sources_);
 
   json results = json::array();

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "analyzer/diagnostic.h"
 #include "analyzer/source.h"
 #include "driver/discover.h"
+#include "driver/finding.h"
 #include "driver/suppressions.h"
 #include "rules/rule.h"
 
@@ -20,7 +20,7 @@ namespace klint {
 
 struct SarifRun {
   std::vector<const RuleInfo*> rules;  // the rules that ran: tool.driver.rules, in this order
-  std::vector<Diagnostic> diagnostics;
+  std::vector<Finding> diagnostics;
   // Always passed, since fingerprints count them (silencing one of two
   // look-alike findings must not renumber the other); listed as results with
   // `suppressions` only when include_suppressed (--include-suppressed).

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "driver/docs.h"
+#include "rules/rule.h"
 
 namespace klint {
 namespace {
@@ -118,15 +119,17 @@ std::string markdown_to_text(std::string_view markdown) {
 
 nlohmann::json sarif_rule(const RuleInfo& rule) {
   const std::string id(rule.id);
+  const RuleDescription& description = RuleRegistry::describe(rule);
   std::string markdown = rule_markdown(rule);
   if (markdown.starts_with("<!--")) markdown.erase(0, markdown.find('\n') + 1);  // "generated, do not edit"
-  std::string found = markdown_to_text(section(rule.doc, "What it finds"));
+  std::string found = markdown_to_text(section(description.doc, "What it finds"));
   return {{"id", id},
           {"name", pascal_case(id)},
-          {"shortDescription", {{"text", sarif_sentence(rule.summary)}}},
-          {"fullDescription", {{"text", found.empty() ? sarif_sentence(rule.summary) : found}}},
+          {"shortDescription", {{"text", sarif_sentence(description.summary)}}},
+          {"fullDescription", {{"text", found.empty() ? sarif_sentence(description.summary) : found}}},
           {"help",
-           {{"text", sarif_sentence(rule.summary) + "\n\n" + markdown_to_text(rule.doc)}, {"markdown", markdown}}},
+           {{"text", sarif_sentence(description.summary) + "\n\n" + markdown_to_text(description.doc)},
+            {"markdown", markdown}}},
           {"helpUri", std::string(KLINT_DOCS_URL) + "/" + id + ".md"},
           {"defaultConfiguration", {{"level", sarif_level(rule.default_severity)}}},
           {"properties",

@@ -168,9 +168,10 @@ class DiagnosticPrinter {
   void header(const Location& location, Severity severity, std::string_view message, std::string_view rule_id);
   void snippet(const Location& location);
   // The verdict of --confirm: a line of its own, then how the run was set up.
-  void confirmation(const Confirmation& c) {
-    const std::string_view color = c.status == Confirmation::Status::Confirmed ? kRed : kBold;
-    out_ << "  " << paint_(color, fmt::format("{}:", to_string(c.status))) << ' ' << sanitize(c.summary) << '\n';
+  void confirmation(const runner::Confirmation& c) {
+    const std::string_view color = c.status == runner::Confirmation::Status::Confirmed ? kRed : kBold;
+    out_ << "  " << paint_(color, fmt::format("{}:", runner::to_string(c.status))) << ' ' << sanitize(c.summary)
+         << '\n';
     for (const std::string& detail : c.details) out_ << "    " << sanitize(detail) << '\n';
   }
   void help(std::string_view title) { out_ << "  " << paint_(kBold, "help:") << ' ' << sanitize(title) << '\n'; }
@@ -286,7 +287,7 @@ bool use_color(ColorMode mode, int fd) {
   return ::isatty(fd) == 1;
 }
 
-void print_diagnostic(std::ostream& out, const Diagnostic& diagnostic, SourceCache& sources,
+void print_diagnostic(std::ostream& out, const Finding& diagnostic, SourceCache& sources,
                       const TextStyle& style) {
   DiagnosticPrinter printer(out, sources, style, gutter_width(diagnostic));
   printer.header(diagnostic.location, diagnostic.severity, diagnostic.message,
@@ -321,7 +322,7 @@ void print_input_message(std::ostream& out, const InputMessage& message, const T
       << paint(kBold, fmt::format("{}: {}", sanitize(message_place(message)), sanitize(message.reason))) << '\n';
 }
 
-void print_summary(std::ostream& out, const std::vector<Diagnostic>& diagnostics, size_t files_linted,
+void print_summary(std::ostream& out, const std::vector<Finding>& diagnostics, size_t files_linted,
                    size_t input_errors, const TextStyle& style) {
   if (diagnostics.empty() && input_errors == 0) return;
   auto count = [](size_t n, std::string_view noun) {

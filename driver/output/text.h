@@ -8,9 +8,9 @@
 #include <ostream>
 #include <vector>
 
-#include "analyzer/diagnostic.h"
 #include "analyzer/source.h"
 #include "driver/discover.h"
+#include "driver/finding.h"
 
 namespace klint {
 
@@ -23,14 +23,14 @@ struct TextStyle {
   bool color = false;
 };
 
-void print_diagnostic(std::ostream& out, const Diagnostic& diagnostic, SourceCache& sources,
+void print_diagnostic(std::ostream& out, const Finding& diagnostic, SourceCache& sources,
                       const TextStyle& style);
 // `klint: error: PATH: REASON` (or `note:`), one line.
 void print_input_message(std::ostream& out, const InputMessage& message, const TextStyle& style);
 // e.g. "2 errors, 1 warning in 3 files (1 input error)"; zero counts are
 // left out, "no issues found in 3 files (...)" when only inputs failed, and
 // nothing at all when all is clean.
-void print_summary(std::ostream& out, const std::vector<Diagnostic>& diagnostics, size_t files_linted,
+void print_summary(std::ostream& out, const std::vector<Finding>& diagnostics, size_t files_linted,
                    size_t input_errors, const TextStyle& style);
 
 }  // namespace klint

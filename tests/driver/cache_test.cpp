@@ -269,7 +269,7 @@ TEST_F(Cache, StoresOnlyWhatALaterRunWouldLintAlike) {
   with_message.messages.push_back(InputMessage{main_, "not a compute shader (vertex stage); skipped", false});
   EXPECT_FALSE(stored(with_message, text("main.comp"), sources));
   FileReport internal = good;
-  internal.diagnostics.push_back(Diagnostic{&kInternalError, Severity::Error, "out of memory", Location{main_}, {}, "", {}});
+  internal.diagnostics.push_back(Diagnostic{&kInternalError, Severity::Error, "out of memory", Location{main_}, {}, ""});
   EXPECT_FALSE(stored(internal, text("main.comp"), sources));
   FileReport no_files = good;
   no_files.files.clear();

@@ -41,15 +41,16 @@ Location location(std::string file, uint32_t line, uint32_t column) {
 FileReport full_report() {
   FileReport report;
   report.path = "shaders/main.comp";
-  Diagnostic race{&kUnusedSuppression, Severity::Warning, "a message", location("shaders/main.comp", 3, 5),
-                  {Note{location("inc/common.glsl", 7, 1), "the cause"}, Note{Location{"x.spv"}, "no line"}},
-                  "fix it", {"TILE=16", "TILE=32"}};
-  Diagnostic no_rule{nullptr, Severity::Note, "ruleless", Location{"shaders/main.comp"}, {}, {}, {}};
-  report.diagnostics = {race, no_rule};
+  Finding race = Diagnostic{&kUnusedSuppression, Severity::Warning, "a message", location("shaders/main.comp", 3, 5),
+                            {Note{location("inc/common.glsl", 7, 1), "the cause"}, Note{Location{"x.spv"}, "no line"}},
+                            "fix it"};
+  race.variants = {"TILE=16", "TILE=32"};
+  Diagnostic no_rule{nullptr, Severity::Note, "ruleless", Location{"shaders/main.comp"}, {}, {}};
+  report.diagnostics = {race, Finding(std::move(no_rule))};
   report.messages = {InputMessage{"shaders/main.comp", "a reason", true}, InputMessage{"b.vert", "skipped", false}};
-  Diagnostic hidden{&kInvalidSpirv, Severity::Error, "hidden", location("shaders/main.comp", 9, 2), {}, "", {}};
+  Diagnostic hidden{&kInvalidSpirv, Severity::Error, "hidden", location("shaders/main.comp", 9, 2), {}, ""};
   report.suppressed = {SuppressedDiagnostic{
-      hidden, Suppression{"shaders/main.comp", 8, 9, {"invalid-spirv", "other-rule"}, "because"}}};
+      std::move(hidden), Suppression{"shaders/main.comp", 8, 9, {"invalid-spirv", "other-rule"}, "because"}}};
   report.files = {"shaders/main.comp", "inc/common.glsl"};
   return report;
 }
@@ -63,7 +64,7 @@ void expect_same(const Location& a, const Location& b) {
   EXPECT_EQ(a.token, b.token);
 }
 
-void expect_same(const Diagnostic& a, const Diagnostic& b) {
+void expect_same(const Finding& a, const Finding& b) {
   EXPECT_EQ(a.rule, b.rule);
   EXPECT_EQ(a.severity, b.severity);
   EXPECT_EQ(a.message, b.message);

@@ -27,8 +27,8 @@ const RuleInfo& rule(std::string_view id) {
   return *found;
 }
 
-Diagnostic finding(std::string_view rule_id, std::string file, uint32_t line, std::string message) {
-  Diagnostic diagnostic;
+Finding finding(std::string_view rule_id, std::string file, uint32_t line, std::string message) {
+  Finding diagnostic;
   diagnostic.rule = &rule(rule_id);
   diagnostic.severity = diagnostic.rule->default_severity;
   diagnostic.message = std::move(message);
@@ -143,16 +143,16 @@ TEST_F(SarifWriter, PathsBelowTheRootAreRelativeToSrcRoot) {
 
 TEST_F(SarifWriter, RegionMarksTheColumnsTheTokenOrTheWholeLine) {
   sources_.add("/repo/a.comp", "void main() {\n    barrier();\n  float \xc3\xa9 = tile[i];\n}\n");
-  Diagnostic by_token = finding("redundant-barrier", "/repo/a.comp", 2, "token");
+  Finding by_token = finding("redundant-barrier", "/repo/a.comp", 2, "token");
   by_token.location.token = "barrier";
-  Diagnostic by_column = finding("redundant-barrier", "/repo/a.comp", 2, "columns");
+  Finding by_column = finding("redundant-barrier", "/repo/a.comp", 2, "columns");
   by_column.location.column = 5;
   by_column.location.end_column = 12;
-  Diagnostic after_utf8 = finding("redundant-barrier", "/repo/a.comp", 3, "code points");
+  Finding after_utf8 = finding("redundant-barrier", "/repo/a.comp", 3, "code points");
   after_utf8.location.token = "tile";  // after a two-byte character: byte 14, column 13
-  Diagnostic whole_line = finding("redundant-barrier", "/repo/a.comp", 2, "no token");
+  Finding whole_line = finding("redundant-barrier", "/repo/a.comp", 2, "no token");
   whole_line.location.token = "missing";
-  Diagnostic past_the_end = finding("redundant-barrier", "/repo/a.comp", 9, "no such line");
+  Finding past_the_end = finding("redundant-barrier", "/repo/a.comp", 9, "no such line");
   run_.diagnostics = {by_column, by_token, whole_line, after_utf8, past_the_end};
   json document = log();
   EXPECT_EQ(document["runs"][0]["columnKind"], "unicodeCodePoints");
@@ -175,11 +175,11 @@ TEST_F(SarifWriter, LocationWithoutALineCoversTheWholeFile) {
   // A SPIR-V binary by its bytes, with the disassembled instruction as the location's message.
   const fs::path binary = fs::temp_directory_path() / ("klint-sarif-" + std::to_string(getpid()) + ".spv");
   std::ofstream(binary, std::ios::binary) << std::string(20, '\0');
-  Diagnostic spirv = finding("invalid-spirv", binary.string(), 0, "bad id");
+  Finding spirv = finding("invalid-spirv", binary.string(), 0, "bad id");
   spirv.location.excerpt = "%5 = OpLoad %float %4";
   // A text file by its lines, from the first to the end of the last.
   sources_.add("/repo/empty_main.comp", "#version 450\nvoid main() {}\n");
-  Diagnostic text = finding("compile-error", "/repo/empty_main.comp", 0, "no local_size");
+  Finding text = finding("compile-error", "/repo/empty_main.comp", 0, "no local_size");
   run_.diagnostics = {spirv, text};
   json found = results();
   fs::remove(binary);
@@ -198,9 +198,9 @@ TEST_F(SarifWriter, LocationWithoutALineCoversTheWholeFile) {
 }
 
 TEST_F(SarifWriter, MessageIsASentenceAndTheFixASecondOne) {
-  Diagnostic race = finding("shared-memory-race", "/repo/a.comp", 1, "data race on 'tile'");
+  Finding race = finding("shared-memory-race", "/repo/a.comp", 1, "data race on 'tile'");
   race.fix_title = "separate the accesses with barrier()";
-  Diagnostic plain = finding("shared-memory-race", "/repo/a.comp", 2, "already ends.");
+  Finding plain = finding("shared-memory-race", "/repo/a.comp", 2, "already ends.");
   run_.diagnostics = {race, plain};
   json found = results();
   EXPECT_EQ(found[0]["message"]["text"], "Data race on 'tile'. Fix: separate the accesses with barrier().");
@@ -209,7 +209,7 @@ TEST_F(SarifWriter, MessageIsASentenceAndTheFixASecondOne) {
 
 TEST_F(SarifWriter, NotesBecomeRelatedLocations) {
   sources_.add("/repo/a.comp", "tile[i] = 1.0;\nx = tile[i + 1];\n");
-  Diagnostic race = finding("shared-memory-race", "/repo/a.comp", 2, "race");
+  Finding race = finding("shared-memory-race", "/repo/a.comp", 2, "race");
   race.notes.push_back({Location{.file = "/repo/a.comp", .line = 1, .token = "tile"}, "invocation 1 writes tile[1] here"});
   race.notes.push_back({Location{.file = "/repo/inc/common.glsl"}, "included here"});
   run_.diagnostics = {race};
@@ -269,7 +269,7 @@ TEST_F(SarifWriter, InputMessagesBecomeNotificationsOfTheInvocation) {
 }
 
 TEST_F(SarifWriter, VariantsAreAResultProperty) {
-  Diagnostic race = finding("shared-memory-race", "/repo/a.comp", 1, "race");
+  Finding race = finding("shared-memory-race", "/repo/a.comp", 1, "race");
   race.variants = {"TILE=16", "TILE=32"};
   run_.diagnostics = {race, finding("shared-memory-race", "/repo/a.comp", 2, "one variant only")};
   json found = results();

@@ -15,8 +15,6 @@ constexpr RuleInfo kTestRule{
     .id = "test-rule",
     .category = Category::Correctness,
     .default_severity = Severity::Error,
-    .summary = "a rule for tests",
-    .doc = "",
 };
 
 constexpr const char* kShader =
@@ -28,8 +26,8 @@ constexpr const char* kShader =
     "    }\n"
     "}\n";
 
-Diagnostic make_diagnostic(Location location, std::string message = "barrier in divergent control flow") {
-  Diagnostic diagnostic;
+Finding make_diagnostic(Location location, std::string message = "barrier in divergent control flow") {
+  Finding diagnostic;
   diagnostic.rule = &kTestRule;
   diagnostic.severity = Severity::Error;
   diagnostic.message = std::move(message);
@@ -45,7 +43,7 @@ class TextOutput : public ::testing::Test {
  protected:
   void SetUp() override { sources_.add("a.comp", kShader); }
 
-  std::string print(const Diagnostic& diagnostic, bool color = false) {
+  std::string print(const Finding& diagnostic, bool color = false) {
     std::ostringstream out;
     print_diagnostic(out, diagnostic, sources_, TextStyle{.color = color});
     return out.str();
@@ -115,7 +113,7 @@ TEST_F(TextOutput, MultiLineExcerptGetsOneGutterLineEach) {
 }
 
 TEST_F(TextOutput, NoLocationAtAllIsOneLine) {
-  Diagnostic diagnostic = make_diagnostic(Location{}, "internal error in rule");
+  Finding diagnostic = make_diagnostic(Location{}, "internal error in rule");
   diagnostic.rule = nullptr;
   EXPECT_EQ(print(diagnostic), "error: internal error in rule\n");
 }
@@ -129,7 +127,7 @@ TEST_F(TextOutput, LineMissingFromFileFallsBackToExcerpt) {
 }
 
 TEST_F(TextOutput, NotesAndHelpFollowTheDiagnostic) {
-  Diagnostic diagnostic = make_diagnostic(at(5, 9, 18));
+  Finding diagnostic = make_diagnostic(at(5, 9, 18));
   diagnostic.severity = Severity::Warning;
   diagnostic.notes.push_back({at(4, 9, 36), "this branch depends on gl_LocalInvocationID"});
   diagnostic.notes.push_back({Location{}, "invocations of a workgroup must all reach a barrier"});
@@ -199,7 +197,7 @@ TEST_F(TextOutput, Utf8IsKeptButInvalidBytesAndBidiControlsAreEscaped) {
 }
 
 TEST_F(TextOutput, MessagesAreEscapedToo) {
-  Diagnostic diagnostic = make_diagnostic(at(0, 0, 0, "a\x1b.comp"), "bad\x07 name\nsecond line");
+  Finding diagnostic = make_diagnostic(at(0, 0, 0, "a\x1b.comp"), "bad\x07 name\nsecond line");
   EXPECT_EQ(print(diagnostic), "a\\x1B.comp: error: bad\\x07 name\\x0Asecond line [test-rule]\n");
 }
 
@@ -224,7 +222,7 @@ TEST_F(TextOutput, LongLinesNearTheirStartAreCutOnlyAtTheEnd) {
 }
 
 TEST_F(TextOutput, ColorsFollowClang) {
-  Diagnostic diagnostic = make_diagnostic(at(5, 9, 11));
+  Finding diagnostic = make_diagnostic(at(5, 9, 11));
   diagnostic.notes.push_back({at(4), "from here"});
   diagnostic.fix_title = "fix it";
   EXPECT_EQ(print(diagnostic, /*color=*/true),
@@ -239,7 +237,7 @@ TEST_F(TextOutput, ColorsFollowClang) {
 }
 
 TEST_F(TextOutput, WarningIsMagentaWhenColored) {
-  Diagnostic diagnostic = make_diagnostic(at(0), "w");
+  Finding diagnostic = make_diagnostic(at(0), "w");
   diagnostic.severity = Severity::Warning;
   EXPECT_EQ(print(diagnostic, true),
             "\x1b[1ma.comp:\x1b[0m \x1b[1;35mwarning:\x1b[0m \x1b[1mw [test-rule]\x1b[0m\n");
@@ -260,9 +258,9 @@ TEST(TextInputMessage, ErrorAndNote) {
 }
 
 std::string summary(const std::vector<Severity>& severities, size_t files, size_t input_errors) {
-  std::vector<Diagnostic> diagnostics;
+  std::vector<Finding> diagnostics;
   for (Severity severity : severities) {
-    Diagnostic diagnostic = make_diagnostic(Location{});
+    Finding diagnostic = make_diagnostic(Location{});
     diagnostic.severity = severity;
     diagnostics.push_back(diagnostic);
   }
@@ -287,7 +285,7 @@ TEST(TextSummary, InputErrorsAreAppended) {
 }
 
 TEST(TextSummary, BoldWhenColored) {
-  std::vector<Diagnostic> diagnostics{make_diagnostic(Location{})};
+  std::vector<Finding> diagnostics{make_diagnostic(Location{})};
   std::ostringstream out;
   print_summary(out, diagnostics, 1, 0, TextStyle{.color = true});
   EXPECT_EQ(out.str(), "\x1b[1m1 error in 1 file\x1b[0m\n");

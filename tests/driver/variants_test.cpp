@@ -11,8 +11,8 @@
 namespace klint::testing {
 namespace {
 
-Diagnostic finding(const RuleInfo& rule, uint32_t line, std::string message) {
-  Diagnostic d;
+Finding finding(const RuleInfo& rule, uint32_t line, std::string message) {
+  Finding d;
   d.rule = &rule;
   d.severity = rule.default_severity;
   d.message = std::move(message);
@@ -20,7 +20,7 @@ Diagnostic finding(const RuleInfo& rule, uint32_t line, std::string message) {
   return d;
 }
 
-FileReport report(std::vector<Diagnostic> diagnostics) {
+FileReport report(std::vector<Finding> diagnostics) {
   FileReport r;
   r.path = "k.comp";
   r.diagnostics = std::move(diagnostics);

@@ -2,9 +2,12 @@
 // headers only of itself and the layers below it, and its CMake target links
 // exactly the libraries whose headers it includes. Every library's include
 // root is the repository root, so the compiler would let any file include any
-// header; this test is what holds the direction.
+// header; this test is what holds the direction. It also holds what the
+// bottom layer knows: analyzer/ names a finding's rule, but the rule's
+// documentation, a run's confirmation and the driver's variants live above it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -117,6 +120,74 @@ std::vector<std::string> check_layers(const fs::path& root) {
   return problems;
 }
 
+// A concept that belongs above analyzer/, and the words of code that would
+// bring it back there.
+struct Foreign {
+  const char* concept_name;
+  const char* owner;
+  std::regex words;
+};
+
+const std::vector<Foreign>& foreign_to_the_analyzer() {
+  static const std::vector<Foreign> concepts{
+      {"rule documentation", "the rule API's (rules/rule.h)",
+       std::regex(R"re(\b(summary|doc|RuleDescription|RunEvidence|run_evidence)\b|R"md\(|## What it finds)re")},
+      {"confirmation", "the runner's (runner/confirm.h)", std::regex(R"re(\w*[Cc]onfirm\w*)re")},
+      {"variants", "the driver's (driver/finding.h)", std::regex(R"re(\b([Vv]ariants|Variant)\b)re")},
+  };
+  return concepts;
+}
+
+// `line` without its comments; `in_block` carries a /* comment over lines.
+// A "//" inside a string literal cuts the line short, which only ever hides
+// words, never invents them.
+std::string code_of(const std::string& line, bool& in_block) {
+  std::string code;
+  for (size_t i = 0; i < line.size(); ++i) {
+    if (in_block) {
+      if (line.compare(i, 2, "*/") == 0) {
+        in_block = false;
+        ++i;
+      }
+    } else if (line.compare(i, 2, "/*") == 0) {
+      in_block = true;
+      ++i;
+    } else if (line.compare(i, 2, "//") == 0) {
+      break;
+    } else {
+      code += line[i];
+    }
+  }
+  return code;
+}
+
+// One line per line of analyzer/ code (comments may point elsewhere) that
+// names a concept of a layer above it.
+std::vector<std::string> check_analyzer_vocabulary(const fs::path& root) {
+  std::vector<std::string> problems;
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::recursive_directory_iterator(root / "analyzer")) {
+    const std::string extension = entry.path().extension().string();
+    if (entry.is_regular_file() && (extension == ".h" || extension == ".cpp")) files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const fs::path& file : files) {
+    std::ifstream in(file);
+    std::string line;
+    bool in_block = false;
+    for (int number = 1; std::getline(in, line); ++number) {
+      const std::string code = code_of(line, in_block);
+      for (const Foreign& foreign : foreign_to_the_analyzer()) {
+        std::smatch match;
+        if (!std::regex_search(code, match, foreign.words)) continue;
+        problems.push_back(fs::relative(file, root).string() + ":" + std::to_string(number) + ": analyzer/ names " +
+                           foreign.concept_name + " ('" + match.str() + "'), which is " + foreign.owner);
+      }
+    }
+  }
+  return problems;
+}
+
 std::string joined(const std::vector<std::string>& lines) {
   std::string text;
   for (const std::string& line : lines) text += line + "\n";
@@ -125,6 +196,11 @@ std::string joined(const std::vector<std::string>& lines) {
 
 TEST(Layers, TheTreeFollowsTheDirection) {
   std::vector<std::string> problems = check_layers(KLINT_SOURCE_DIR);
+  EXPECT_TRUE(problems.empty()) << joined(problems);
+}
+
+TEST(Layers, TheAnalyzerKnowsNoRuleDocumentationConfirmationOrVariants) {
+  std::vector<std::string> problems = check_analyzer_vocabulary(KLINT_SOURCE_DIR);
   EXPECT_TRUE(problems.empty()) << joined(problems);
 }
 
@@ -168,6 +244,41 @@ TEST_F(LayerTree, ALinkWithoutAnIncludeFails) {
   std::vector<std::string> problems = check_layers(root());
   ASSERT_EQ(problems.size(), 1u) << joined(problems);
   EXPECT_EQ(problems[0], "validate/CMakeLists.txt: links analyzer but includes none of it");
+}
+
+TEST_F(LayerTree, AnalyzerCodeNamingAConceptOfALayerAboveFails) {
+  write("analyzer/diagnostic.h",
+        "struct RuleInfo {\n"
+        "  std::string_view id;\n"
+        "  std::string_view doc;\n"
+        "};\n"
+        "struct Diagnostic {\n"
+        "  std::vector<std::string> variants;\n"
+        "  std::optional<Confirmation> confirmation;\n"
+        "};\n");
+  write("analyzer/ir/rules.cpp", "constexpr std::string_view kText = R\"md(\n## What it finds\n)md\";\n");
+  std::vector<std::string> problems = check_analyzer_vocabulary(root());
+  ASSERT_EQ(problems.size(), 5u) << joined(problems);
+  EXPECT_EQ(problems[0], "analyzer/diagnostic.h:3: analyzer/ names rule documentation ('doc'), which is the rule API's "
+                         "(rules/rule.h)");
+  EXPECT_EQ(problems[1], "analyzer/diagnostic.h:6: analyzer/ names variants ('variants'), which is the driver's "
+                         "(driver/finding.h)");
+  EXPECT_EQ(problems[2], "analyzer/diagnostic.h:7: analyzer/ names confirmation ('Confirmation'), which is the "
+                         "runner's (runner/confirm.h)");
+  EXPECT_EQ(problems[3], "analyzer/ir/rules.cpp:1: analyzer/ names rule documentation ('R\"md('), which is the rule "
+                         "API's (rules/rule.h)");
+  EXPECT_EQ(problems[4], "analyzer/ir/rules.cpp:2: analyzer/ names rule documentation ('## What it finds'), which is "
+                         "the rule API's (rules/rule.h)");
+}
+
+TEST_F(LayerTree, CommentsAndOtherWordsInTheAnalyzerPass) {
+  write("analyzer/barriers.h",
+        "// One answer, so that the rules and the runner's confirmation agree; docs in rules/.\n"
+        "/* the driver's variants\n   and a rule's summary */\n"
+        "#include <variant>\n"
+        "using Value = std::variant<int, float>;\n"
+        "int documented = 0;  // no word of a layer above\n");
+  EXPECT_TRUE(check_analyzer_vocabulary(root()).empty()) << joined(check_analyzer_vocabulary(root()));
 }
 
 }  // namespace

@@ -83,19 +83,20 @@ TEST(RuleCatalog, EveryRuleHasFixturesOfBothKindsAndHlsl) {
 
 TEST(RuleCatalog, DocsHaveTheirSections) {
   for (const RuleInfo* rule : RuleRegistry::infos()) {
+    const RuleDescription& description = RuleRegistry::describe(*rule);
     for (const char* section : {"## What it finds", "## Why it matters", "## Bad", "## Fix", "## Exceptions"}) {
-      EXPECT_NE(rule->doc.find(section), std::string_view::npos) << rule->id << " lacks " << section;
+      EXPECT_NE(description.doc.find(section), std::string_view::npos) << rule->id << " lacks " << section;
     }
-    EXPECT_FALSE(rule->summary.empty()) << rule->id;
-    EXPECT_EQ(rule->summary.back() == '.', false) << rule->id << ": summaries have no trailing period";
+    EXPECT_FALSE(description.summary.empty()) << rule->id;
+    EXPECT_EQ(description.summary.back() == '.', false) << rule->id << ": summaries have no trailing period";
   }
 }
 
 TEST(RuleCatalog, BadExampleFiresAndFixExampleDoesNot) {
   for (const auto& rule : RuleRegistry::rules()) {
     const RuleInfo& info = rule->info();
-    std::string bad = code_block(info.doc, "## Bad");
-    std::string fix = code_block(info.doc, "## Fix");
+    std::string bad = code_block(rule->description().doc, "## Bad");
+    std::string fix = code_block(rule->description().doc, "## Fix");
     ASSERT_FALSE(bad.empty()) << info.id << ": no ```glsl block under ## Bad";
     ASSERT_FALSE(fix.empty()) << info.id << ": no ```glsl block under ## Fix";
     EXPECT_GE(findings_of(info, bad, std::string(info.id) + "-bad"), 1u) << info.id << ": its Bad example is silent";

@@ -12,7 +12,7 @@
 namespace klint::testing {
 namespace {
 
-std::vector<Diagnostic> lint(const std::string& relative_path) {
+std::vector<Finding> lint(const std::string& relative_path) {
   std::string path = std::string(KLINT_SOURCE_DIR) + "/" + relative_path;
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;

@@ -34,7 +34,7 @@ using testing::run_klint;
 std::vector<std::string> confirmable_rules() {
   std::vector<std::string> rules;
   for (const RuleInfo* rule : RuleRegistry::infos()) {
-    if (rule->run_evidence != RunEvidence::None) rules.emplace_back(rule->id);
+    if (RuleRegistry::describe(*rule).run_evidence != RunEvidence::None) rules.emplace_back(rule->id);
   }
   return rules;
 }

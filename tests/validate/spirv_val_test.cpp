@@ -90,19 +90,5 @@ TEST(Validate, EnvironmentMatters) {
       "Invalid SPIR-V binary version 1.6 for target environment SPIR-V 1.0 (under Vulkan 1.0 semantics).");
 }
 
-std::string doc_example(const RuleInfo& rule, std::string_view section) {
-  std::string_view doc = rule.doc;
-  size_t open = doc.find("```", doc.find(std::string("## ") + std::string(section)));
-  size_t body = doc.find('\n', open) + 1;
-  return std::string(doc.substr(body, doc.find("```", body) - body));
-}
-
-TEST(Validate, InvalidSpirvDocExamples) {
-  auto bad = validate_spirv(assemble(doc_example(kInvalidSpirv, "Bad")), SPV_ENV_VULKAN_1_3);
-  ASSERT_EQ(bad.size(), 1u);
-  EXPECT_NE(bad[0].message.find("VUID-StandaloneSpirv-LocalSize-06426"), std::string::npos);
-  EXPECT_TRUE(validate_spirv(assemble(doc_example(kInvalidSpirv, "Fix")), SPV_ENV_VULKAN_1_3).empty());
-}
-
 }  // namespace
 }  // namespace klint
