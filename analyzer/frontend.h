@@ -55,6 +55,10 @@ struct CompiledShader {
   std::vector<uint32_t> assembly_lines;
   // Set when the shader is not a compute shader (e.g. "vertex"); it is skipped.
   std::optional<std::string> non_compute_stage;
+  // False for GLSL that declares no local_size at all: the host sets the size
+  // when it creates the pipeline (by patching the module), and the 1x1x1 the
+  // compiler writes is not the size the kernel runs at.
+  bool workgroup_size_declared = true;
 };
 
 // Compiles `path`, whose content is `text`. Every file read (the shader and its

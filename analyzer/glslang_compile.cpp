@@ -464,6 +464,11 @@ CompiledShader compile_with_glslang(const std::string& path, const std::string& 
   }
 
   glslang::TIntermediate& intermediate = *program.getIntermediate(EShLangCompute);
+  if (language == Language::Glsl) {
+    bool declared = intermediate.isLocalSizeSet();
+    for (int dim = 0; dim < 3; ++dim) declared |= intermediate.getLocalSizeSpecId(dim) != glslang::TQualifier::layoutNotSet;
+    result.workgroup_size_declared = declared;
+  }
   // glslang's GLSL front-end switches to the StorageBuffer storage class from
   // SPIR-V 1.3 on, its HLSL front-end never does, and BufferBlock is invalid
   // from SPIR-V 1.4.

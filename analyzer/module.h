@@ -51,6 +51,9 @@ struct EntryPoint {
 struct ModuleOrigin {
   std::string path;
   std::vector<uint32_t> assembly_lines;
+  // False when the source declares no workgroup size and the 1x1x1 in the
+  // module is only the compiler's default (CompiledShader).
+  bool workgroup_size_declared = true;
 };
 
 class Module {
@@ -62,6 +65,9 @@ class Module {
 
   const ir::Module& ir() const { return ir_; }
   const std::string& path() const { return origin_.path; }
+  // False when the source declares no workgroup size: the host sets it when
+  // it creates the pipeline, and the 1x1x1 the module holds says nothing.
+  bool workgroup_size_declared() const { return origin_.workgroup_size_declared; }
   const std::vector<ir::Function>& functions() const { return ir_.functions; }
   const std::vector<EntryPoint>& entry_points() const { return entry_points_; }
 

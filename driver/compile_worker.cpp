@@ -107,6 +107,7 @@ json response_json(const CompiledShader& compiled, SourceCache& sources) {
                 {"files", std::move(files)},
                 {"assembly_lines", compiled.assembly_lines}};
   if (compiled.non_compute_stage) response["non_compute_stage"] = *compiled.non_compute_stage;
+  if (!compiled.workgroup_size_declared) response["workgroup_size_declared"] = false;
   return response;
 }
 
@@ -144,6 +145,7 @@ std::optional<CompiledShader> compiled_from_json(const json& response, SourceCac
     }
     compiled.assembly_lines = response.at("assembly_lines").get<std::vector<uint32_t>>();
     if (response.contains("non_compute_stage")) compiled.non_compute_stage = response["non_compute_stage"];
+    compiled.workgroup_size_declared = response.value("workgroup_size_declared", true);
     return compiled;
   } catch (const json::exception& e) {
     *error = e.what();

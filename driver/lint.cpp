@@ -151,9 +151,16 @@ void lint_compiled(const InputFile& input, const LintOptions& options, CompiledS
   }
   normalized.reset();
   std::vector<uint32_t>().swap(words);
-  Module module(std::move(*analyzed), ModuleOrigin{input.path, {}});
+  Module module(std::move(*analyzed), ModuleOrigin{input.path, {}, compiled.workgroup_size_declared});
   for (Diagnostic& d : run_rules(module, options.selection, options.rule_options)) {
     report.diagnostics.push_back(std::move(d));
+  }
+  if (!module.workgroup_size_declared()) {
+    report.messages.push_back(InputMessage{
+        input.path,
+        "declares no workgroup size (local_size_x/y/z), so its host sets one when it creates the pipeline; klint "
+        "judged only the rules that do not depend on it",
+        false, 0, 0, true});
   }
   for (const std::string& note : module.budget_notes()) {
     report.messages.push_back(

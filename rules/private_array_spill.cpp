@@ -550,6 +550,7 @@ class PrivateArraySpill final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
   const RuleDescription& description() const override { return kDescription; }
+  bool needs_workgroup_size() const override { return false; }
 
   void check(const Module& module, const RuleOptions&, Reporter& report) const override {
     SourceText source = source_text(module);

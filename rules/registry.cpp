@@ -58,6 +58,7 @@ std::vector<Diagnostic> run_rules(const Module& module, const RuleSelection& sel
   std::vector<Diagnostic> out;
   for (const auto& rule : RuleRegistry::rules()) {
     if (!selection.enabled(rule->info())) continue;
+    if (rule->needs_workgroup_size() && !module.workgroup_size_declared()) continue;
     std::vector<Diagnostic> found;
     Reporter reporter(module, rule->info(), found);
     try {

@@ -105,6 +105,10 @@ class Rule {
   virtual const RuleInfo& info() const = 0;
   virtual const RuleDescription& description() const = 0;
   virtual void check(const Module& module, const RuleOptions& options, Reporter& report) const = 0;
+  // Whether the rule judges how the invocations of a workgroup behave
+  // together, which it cannot when the kernel declares no workgroup size and
+  // its host sets one (Module::workgroup_size_declared): then it does not run.
+  virtual bool needs_workgroup_size() const { return true; }
 };
 
 // Every rule klint has, sorted by id, plus the diagnostics the front-end and

@@ -68,6 +68,7 @@ class ShaderFeatureUnsupported final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
   const RuleDescription& description() const override { return kDescription; }
+  bool needs_workgroup_size() const override { return false; }
 
   void check(const Module& module, const RuleOptions& options, Reporter& report) const override {
     report_missing_features(module, options, shader_features(), report);

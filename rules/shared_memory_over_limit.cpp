@@ -80,6 +80,7 @@ class SharedMemoryOverLimit final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
   const RuleDescription& description() const override { return kDescription; }
+  bool needs_workgroup_size() const override { return false; }
 
   void check(const Module& module, const RuleOptions& options, Reporter& report) const override {
     for (const EntryPoint& entry : module.entry_points()) {

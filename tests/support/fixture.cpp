@@ -62,10 +62,16 @@ Fixture parse_fixture(const std::string& path, const std::string& text) {
   fixture.path = path;
   fixture.options.compile.force_compute = false;
   static const std::regex kOptions(R"((?://|;)\s*fixture-options:(.*))");
+  static const std::regex kFileNote(R"((?://|;)\s*expect-file-note:\s*\"([^\"]+)\"\s*$)");
   std::istringstream lines(text);
   std::string line;
   for (uint32_t number = 1; std::getline(lines, line); ++number) {
     std::smatch match;
+    if (line.find("expect-file-note") != std::string::npos) {
+      if (std::regex_search(line, match, kFileNote)) fixture.file_notes.push_back(match[1].str());
+      else fixture.errors.push_back(fmt::format("line {}: malformed expect-file-note: '{}'", number, line));
+      continue;
+    }
     if (std::regex_search(line, match, kOptions)) {
       std::istringstream words(match[1].str());
       std::string word;
@@ -204,8 +210,16 @@ std::vector<std::string> check_fixture(const Fixture& fixture) {
   // The fixture judges what linting found; the driver's additions to a finding play no part.
   std::vector<std::string> problems =
       match_fixture(fixture, std::vector<Diagnostic>(report.diagnostics.begin(), report.diagnostics.end()));
+  std::vector<bool> expected(fixture.file_notes.size(), false);
   for (const InputMessage& message : report.messages) {
-    problems.push_back(fmt::format("input message: {}", message.reason));
+    bool matched = false;
+    for (size_t i = 0; i < fixture.file_notes.size() && !matched; ++i) {
+      if (!expected[i] && message.reason.find(fixture.file_notes[i]) != std::string::npos) matched = expected[i] = true;
+    }
+    if (!matched) problems.push_back(fmt::format("input message: {}", message.reason));
+  }
+  for (size_t i = 0; i < expected.size(); ++i) {
+    if (!expected[i]) problems.push_back(fmt::format("missing file note: \"{}\"", fixture.file_notes[i]));
   }
   return problems;
 }

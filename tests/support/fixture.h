@@ -28,6 +28,11 @@
 // rule id (tests/runner/confirm_cli_test.cpp checks it, closed-world):
 //   x = tile[i + 1];  // expect: shared-memory-race confirmed "reads tile[1]"
 //
+// What klint says of the file as a whole (a note on stderr, the `inputs` of
+// JSON output) is pinned closed-world too: every such message must match one
+// of these, and each of these a message.
+//   // expect-file-note: "substring"
+//
 // Directives are strict: an `expect` or `expect-note` that does not parse,
 // carries trailing text, or (expect-note) has no expect before it or an empty
 // substring is a fixture error, so a typo cannot silently unpin a finding.
@@ -59,6 +64,7 @@ struct Expectation {
 struct Fixture {
   std::string path;
   std::vector<Expectation> expectations;
+  std::vector<std::string> file_notes;  // expect-file-note substrings
   LintOptions options;
   std::vector<std::string> errors;  // malformed expectations or options
 };
