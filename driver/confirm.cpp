@@ -2,22 +2,44 @@
 
 #include <algorithm>
 
-#include "driver/compile_worker.h"
-
 namespace klint {
 
 void confirm_report(FileReport& report, const Job& job, const runner::KernelManifest* manifest,
                     const runner::ConfirmOptions& options, SourceCache& sources) {
   std::vector<Diagnostic>& findings = report.diagnostics;
-  if (std::none_of(findings.begin(), findings.end(), runner::is_confirmable)) return;
-  const std::string& path = job.input.path;
-  ReadError read_error;
-  std::optional<std::string> text = read_file(path, &read_error);
-  if (!text) return runner::not_runnable(findings, read_error.reason);
-  CompiledShader compiled = compile_isolated(path, *text, job.input.language, job.options.compile, sources);
-  if (!compiled.ok) return runner::not_runnable(findings, "it does not compile");
-  runner::confirm_findings(findings, compiled.spirv, ModuleOrigin{path, std::move(compiled.assembly_lines)}, manifest,
-                           options);
+  if (std::none_of(findings.begin(), findings.end(), runner::is_confirmable)) {
+    report.shader.reset();
+    return;
+  }
+  std::shared_ptr<const LoadedShader> shader = std::move(report.shader);
+  if (!shader) {
+    // A result from the cache: the file is loaded afresh as linting loaded
+    // it, which gives the same module, so the findings' instructions hold.
+    const std::string& path = job.input.path;
+    ReadError read_error;
+    std::optional<std::string> text = read_file(path, &read_error);
+    if (!text) return runner::not_runnable(findings, read_error.reason);
+    shader = std::make_shared<const LoadedShader>(load_shader(ShaderInput{path, *text, job.input.language},
+                                                              job.options.compile, sources, driver_load_options()));
+  }
+  if (!shader->module) return runner::not_runnable(findings, "it does not compile");
+  runner::confirm_findings(findings, *shader, manifest, options);
+}
+
+void confirm_variants(FileReport& merged, std::span<const Job> variants, const runner::KernelManifest* manifest,
+                      const runner::ConfirmOptions& options, SourceCache& sources) {
+  std::vector<Diagnostic>& findings = merged.diagnostics;
+  for (const Job& job : variants) {
+    FileReport part{merged.path, {}, {}, {}, {}};
+    std::vector<size_t> taken;
+    for (size_t k = 0; k < findings.size(); ++k) {
+      if (findings[k].variants.empty() || findings[k].variants.front() != job.variant) continue;
+      part.diagnostics.push_back(std::move(findings[k]));
+      taken.push_back(k);
+    }
+    confirm_report(part, job, manifest, options, sources);
+    for (size_t k = 0; k < taken.size(); ++k) findings[taken[k]] = std::move(part.diagnostics[k]);
+  }
 }
 
 }  // namespace klint

@@ -11,6 +11,7 @@
 #include "analyzer/diagnostic.h"
 #include "analyzer/module.h"
 #include "runner/manifest.h"
+#include "validate/loaded_shader.h"
 
 namespace klint::runner {
 
@@ -29,11 +30,12 @@ bool is_confirmable(const Diagnostic& finding);
 // file cannot be read or compiled).
 void not_runnable(std::vector<Diagnostic>& findings, const std::string& why);
 
-// Sets the confirmation of every confirmable finding, running `spirv` (the
-// file `origin` names, compiled as it was linted) once per subgroup size, for
-// each shape of its `[[kernel]]` manifest (nullptr: the default harness)
+// Sets the confirmation of every confirmable finding, running the module of
+// `shader` (the one the rules that made the findings saw; a run's evidence
+// joins a finding through Diagnostic::instructions) once per subgroup size,
+// for each shape of its `[[kernel]]` manifest (nullptr: the default harness)
 // until the finding shows; then shrinks the setup that showed it.
-void confirm_findings(std::vector<Diagnostic>& findings, const std::vector<uint32_t>& spirv,
-                      const ModuleOrigin& origin, const KernelManifest* manifest, const ConfirmOptions& options);
+void confirm_findings(std::vector<Diagnostic>& findings, const LoadedShader& shader, const KernelManifest* manifest,
+                      const ConfirmOptions& options);
 
 }  // namespace klint::runner

@@ -1,5 +1,5 @@
-// Builds a klint::Module from GLSL source for analysis tests, through the same
-// compile, validate and normalize steps as the lint pipeline.
+// Builds a klint::Module from GLSL source for analysis tests, through the
+// loader the lint uses (validate/loaded_shader.h): compiled, validated, normalized.
 #pragma once
 
 #include <memory>
