@@ -403,9 +403,6 @@ void main() {
   }
 }
 
-}  // namespace
-}  // namespace klint
-
 // Two findings whose runs must show a race: shared-memory-race on 'a', in
 // every workgroup, and insufficient-barrier on 'b', only in workgroup 5,
 // which a confirming run's grid of two never starts.
@@ -466,3 +463,6 @@ TEST_F(ConfirmRuns, EvidenceJoinsAFindingByInstructionWithoutLineInfo) {
   EXPECT_EQ(status["shared-memory-race"], "confirmed") << run.out;
   EXPECT_EQ(status["insufficient-barrier"], "not reproduced") << run.out;
 }
+
+}  // namespace
+}  // namespace klint

@@ -11,7 +11,8 @@ namespace klint::testing {
 
 // Fails the current test (and returns nullptr) when the source does not compile.
 std::unique_ptr<Module> module_from_glsl(const std::string& source, bool normalized = true);
-// The same from SPIR-V assembly, validated and decoded as written (not normalized).
+// The same from SPIR-V assembly, assembled and decoded as written: neither
+// validated nor normalized.
 std::unique_ptr<Module> module_from_assembly(const std::string& source);
 
 }  // namespace klint::testing
