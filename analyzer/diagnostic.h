@@ -61,6 +61,10 @@ struct Diagnostic {
   Location location;
   std::vector<Note> notes;
   std::string fix_title;
+  // The instructions the finding and its notes are about, by 1-based ordinal
+  // in the module the rules saw (Module::ordinal): how a run's evidence joins
+  // the finding, since (file, line) means nothing in a module without line info.
+  std::vector<size_t> instructions;
 };
 
 // Deterministic order for output: file, line, column, rule id, message.

@@ -377,6 +377,11 @@ std::optional<Location> Module::indexed_location(const ir::Instruction& instruct
   return Location{location_files_[it->second.file - 1], it->second.line, it->second.column, 0, {}};
 }
 
+size_t Module::ordinal(const ir::Instruction& instruction) const {
+  auto it = indexed_.find(&instruction);
+  return it == indexed_.end() ? 0 : it->second.ordinal;
+}
+
 Location Module::location(const ir::Instruction& instruction) const {
   if (auto known = indexed_location(instruction)) return *known;
   return Location{origin_.path, 0, 0, 0, disassemble(instruction)};

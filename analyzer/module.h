@@ -103,6 +103,9 @@ class Module {
   // The source location of an instruction: its OpLine, or for assembly input
   // its text line, or the file alone with the disassembled instruction.
   Location location(const ir::Instruction& instruction) const;
+  // The instruction's 1-based position in module order (ir::Module::for_each_instruction),
+  // which an encode and a decode of the module keep; 0 for one not in this module.
+  size_t ordinal(const ir::Instruction& instruction) const;
   // Where a global variable is declared: its OpLine if it has one, else the
   // line of the main source (kept in OpSource) that declares a variable of its
   // name, else the entry point's location.

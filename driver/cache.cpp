@@ -27,7 +27,7 @@ using nlohmann::json;
 
 // In the key and in each entry; bumped (with the v1 directory) when the entry
 // format changes, though klint_identity() already separates builds.
-constexpr const char* kSchema = "klint-cache-1";
+constexpr const char* kSchema = "klint-cache-2";
 
 std::string lower_first(std::string reason) {
   if (!reason.empty()) reason[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(reason[0])));
@@ -142,7 +142,8 @@ const std::string& klint_identity() {
 std::string settings_key(const LintOptions& options) {
   // These bindings stop compiling when a field is added to one of the structs:
   // then decide whether the new field can change a report, and key it if so.
-  const auto& [compile, selection, rule_options] = options;
+  const auto& [compile, selection, rule_options, keep_shader] = options;
+  static_cast<void>(keep_shader);  // what --confirm runs on; the report is the same
   const auto& [include_dirs, defines, target_env, force_compute, entry_point] = compile;
   const auto& [select, ignore] = selection;
   const auto& [targets, targets_declared, max_shared_memory] = rule_options;

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "driver/compile_worker.h"
-
 namespace klint {
 
 void confirm_report(FileReport& report, const Job& job, const runner::KernelManifest* manifest,
@@ -11,19 +9,41 @@ void confirm_report(FileReport& report, const Job& job, const runner::KernelMani
   std::vector<const Diagnostic*> findings;
   for (const Finding& finding : report.diagnostics) findings.push_back(&finding);
   if (std::none_of(findings.begin(), findings.end(), [](const Diagnostic* d) { return runner::is_confirmable(*d); })) {
+    report.shader.reset();
     return;
   }
   auto record = [&](runner::Verdicts verdicts) {
     for (size_t i = 0; i < verdicts.size(); ++i) report.diagnostics[i].confirmation = std::move(verdicts[i]);
   };
-  const std::string& path = job.input.path;
-  ReadError read_error;
-  std::optional<std::string> text = read_file(path, &read_error);
-  if (!text) return record(runner::not_runnable(findings, read_error.reason));
-  CompiledShader compiled = compile_isolated(path, *text, job.input.language, job.options.compile, sources);
-  if (!compiled.ok) return record(runner::not_runnable(findings, "it does not compile"));
-  record(runner::confirm_findings(findings, compiled.spirv, ModuleOrigin{path, std::move(compiled.assembly_lines)},
-                                  manifest, options));
+  std::shared_ptr<const LoadedShader> shader = std::move(report.shader);
+  if (!shader) {
+    // A result from the cache: the file is loaded afresh as linting loaded
+    // it, which gives the same module, so the findings' instructions hold.
+    const std::string& path = job.input.path;
+    ReadError read_error;
+    std::optional<std::string> text = read_file(path, &read_error);
+    if (!text) return record(runner::not_runnable(findings, read_error.reason));
+    shader = std::make_shared<const LoadedShader>(load_shader(ShaderInput{path, *text, job.input.language},
+                                                              job.options.compile, sources, driver_load_options()));
+  }
+  if (!shader->module) return record(runner::not_runnable(findings, "it does not compile"));
+  record(runner::confirm_findings(findings, *shader, manifest, options));
+}
+
+void confirm_variants(FileReport& merged, std::span<const Job> variants, const runner::KernelManifest* manifest,
+                      const runner::ConfirmOptions& options, SourceCache& sources) {
+  std::vector<Finding>& findings = merged.diagnostics;
+  for (const Job& job : variants) {
+    FileReport part{merged.path, {}, {}, {}, {}};
+    std::vector<size_t> taken;
+    for (size_t k = 0; k < findings.size(); ++k) {
+      if (findings[k].variants.empty() || findings[k].variants.front() != job.variant) continue;
+      part.diagnostics.push_back(std::move(findings[k]));
+      taken.push_back(k);
+    }
+    confirm_report(part, job, manifest, options, sources);
+    for (size_t k = 0; k < taken.size(); ++k) findings[taken[k]] = std::move(part.diagnostics[k]);
+  }
 }
 
 }  // namespace klint

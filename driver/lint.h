@@ -1,7 +1,8 @@
-// The per-file pipeline: read, compile, validate, normalize, model, run rules.
+// The per-file pipeline: read, load (validate/loaded_shader.h), run rules.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "driver/finding.h"
 #include "driver/suppressions.h"
 #include "rules/rule.h"
+#include "validate/loaded_shader.h"
 
 namespace klint {
 
@@ -19,6 +21,9 @@ struct LintOptions {
   CompileOptions compile;
   RuleSelection selection;
   RuleOptions rule_options;
+  // Keeps the loaded shader on the report (FileReport::shader), for
+  // `--confirm` to run the module the rules saw.
+  bool keep_shader = false;
 };
 
 struct FileReport {
@@ -28,6 +33,9 @@ struct FileReport {
   std::vector<SuppressedDiagnostic> suppressed;  // silenced by klint-ignore comments
   // Every file the result depends on: the shader and each file it included.
   std::vector<std::string> files;
+  // The shader as loaded, when LintOptions::keep_shader and it was analyzed;
+  // the findings' instructions (Diagnostic::instructions) are its module's.
+  std::shared_ptr<const LoadedShader> shader;
 };
 
 // Reads the file, then lints it as lint_text does.
@@ -37,5 +45,12 @@ FileReport lint_file(const InputFile& input, const LintOptions& options, SourceC
 // that path). An exception from any stage becomes an internal-error finding.
 FileReport lint_text(const InputFile& input, const std::string& text, const LintOptions& options,
                      SourceCache& sources);
+
+// Lints a shader that load_shader() made of input.path.
+FileReport lint_shader(const InputFile& input, std::shared_ptr<const LoadedShader> shader, const LintOptions& options,
+                       SourceCache& sources);
+
+// How the driver loads a file: compiled through the compile worker (driver/compile_worker.h).
+LoadOptions driver_load_options();
 
 }  // namespace klint

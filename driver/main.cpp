@@ -332,6 +332,9 @@ int run(const Arguments& args) {
   // --confirm: the [[kernel]] manifest of each job, from the configuration
   // that applies to its file, read before the workers start.
   const bool confirming = args.confirm && !baseline_writer;
+  // A file linted once is confirmed on the shader its lint loaded; variants
+  // are merged first, and each is loaded again for the findings it made.
+  for (Job& job : plan.jobs) job.options.keep_shader = confirming && job.variant.empty();
   std::vector<const runner::KernelManifest*> manifests(jobs.size(), nullptr);
   ConfigResolver confirm_configs(args.config.empty() ? std::nullopt : std::optional<std::string>(args.config));
   if (confirming) {
@@ -346,7 +349,13 @@ int run(const Arguments& args) {
   // parallel; the variants of a file are settled once merged, in order.
   auto settle = [&](FileReport& report, size_t i) {
     const size_t known = baseline ? baseline->filter(report.diagnostics, sources) : 0;
-    if (confirming) confirm_report(report, jobs[i], manifests[i], args.confirm_options, sources);
+    if (confirming && jobs[i].variant.empty()) confirm_report(report, jobs[i], manifests[i], args.confirm_options, sources);
+    if (confirming && !jobs[i].variant.empty()) {
+      size_t first = i;
+      while (first > 0 && jobs[first - 1].input.path == jobs[i].input.path && !jobs[first - 1].variant.empty()) --first;
+      confirm_variants(report, std::span<const Job>(jobs).subspan(first, i + 1 - first), manifests[i],
+                       args.confirm_options, sources);
+    }
     return known;
   };
   // `settled`: how many findings the baseline took out in the worker, where it settled the report.

@@ -1,6 +1,6 @@
 #include "driver/reflect_command.h"
 
-#include "driver/compile_worker.h"
+#include "driver/lint.h"
 #include "validate/occupancy.h"
 
 #include <fmt/core.h>
@@ -13,7 +13,6 @@
 #include "driver/output/text.h"
 #include "reflect/format.h"
 #include "reflect/reflection.h"
-#include "validate/spirv_val.h"
 
 namespace klint {
 namespace {
@@ -53,29 +52,29 @@ std::optional<std::vector<uint32_t>> load(const InputFile& input, const CompileO
     return std::nullopt;
   }
   SourceCache sources;
-  CompiledShader compiled = compile_isolated(input.path, *text, input.language, options, sources);
-  if (compiled.non_compute_stage) {
-    print_not_compute(err, input.path, *compiled.non_compute_stage, verb);
+  LoadOptions load = driver_load_options();
+  load.normalize = false;
+  LoadedShader shader = load_shader(ShaderInput{input.path, *text, input.language}, options, sources, load);
+  if (shader.non_compute_stage) {
+    print_not_compute(err, input.path, *shader.non_compute_stage, verb);
     outcome.fail(kExitFailed);
     return std::nullopt;
   }
-  if (!compiled.ok) {
-    for (const Diagnostic& diagnostic : compiled.diagnostics) print_compile_error(err, diagnostic);
-    if (compiled.diagnostics.empty()) err << fmt::format("{}: error: does not compile\n", input.path);
+  if (!shader.compiled) {
+    for (const Diagnostic& diagnostic : shader.diagnostics) print_compile_error(err, diagnostic);
+    if (shader.diagnostics.empty()) err << fmt::format("{}: error: does not compile\n", input.path);
     outcome.fail(kExitFailed);
     return std::nullopt;
   }
-  bool valid = true;
-  for (const ValidationMessage& message : validate_spirv(compiled.spirv, to_spv_env(options.target_env))) {
-    if (!message.is_error) continue;
-    err << fmt::format("{}: error: {} [{}]\n", input.path, first_line(message.message), kInvalidSpirv.id);
-    valid = false;
-  }
-  if (!valid) {
+  if (!shader.valid) {
+    for (const Diagnostic& diagnostic : shader.diagnostics) {
+      err << fmt::format("{}: error: {} [{}]\n", input.path, first_line(diagnostic.message), diagnostic.rule->id);
+    }
+    for (const LoadNote& note : shader.notes) err << fmt::format("{}: error: {}\n", input.path, note.message);
     outcome.fail(kExitFailed);
     return std::nullopt;
   }
-  return std::move(compiled.spirv);
+  return std::move(shader.words);
 }
 
 // Discovery's notes are the non-compute files it skipped; named here they are errors.

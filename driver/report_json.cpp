@@ -31,7 +31,8 @@ json diagnostic_json(const Finding& diagnostic) {
           {"location", location_json(diagnostic.location)},
           {"notes", std::move(notes)},
           {"fix_title", diagnostic.fix_title},
-          {"variants", diagnostic.variants}};
+          {"variants", diagnostic.variants},
+          {"instructions", diagnostic.instructions}};
 }
 
 json suppression_json(const Suppression& suppression) {
@@ -139,7 +140,14 @@ class Reader {
            location(member(value, "location"), out.location) &&
            array(member(value, "notes"), "'notes'", out.notes, note) &&
            string(member(value, "fix_title"), "'fix_title'", out.fix_title) &&
-           strings(member(value, "variants"), "'variants'", out.variants);
+           strings(member(value, "variants"), "'variants'", out.variants) &&
+           array(member(value, "instructions"), "'instructions'", out.instructions,
+                 [&](const json& element, size_t& item) {
+                   uint32_t ordinal = 0;
+                   if (!number(element, "an instruction", ordinal)) return false;
+                   item = ordinal;
+                   return true;
+                 });
   }
 
   bool suppression(const json& value, Suppression& out) {

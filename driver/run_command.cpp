@@ -10,14 +10,13 @@
 #include <filesystem>
 #include <functional>
 
-#include "driver/compile_worker.h"
+#include "driver/lint.h"
 #include "driver/config.h"
 #include "driver/probe_report.h"
 #include "reflect/reflection.h"
 #include "runner/harness.h"
 #include "runner/manifest.h"
 #include "runner/run.h"
-#include "validate/spirv_val.h"
 
 namespace klint {
 namespace {
@@ -141,26 +140,29 @@ std::optional<Kernel> load_kernel(const std::string& path, const CompileOptions&
   std::optional<std::string> text = read_file(path, &read_error);
   if (!text) return fail(read_error.reason);
   SourceCache sources;
-  CompiledShader compiled = compile_isolated(path, *text, *language, compile_options, sources);
-  if (compiled.non_compute_stage) return fail(fmt::format("not a compute shader ({} stage)", *compiled.non_compute_stage));
-  if (!compiled.ok) {
-    const Diagnostic* first = compiled.diagnostics.empty() ? nullptr : &compiled.diagnostics.front();
+  LoadOptions load = driver_load_options();
+  load.normalize = false;  // a run runs the kernel as compiled
+  LoadedShader shader = load_shader(ShaderInput{path, *text, *language}, compile_options, sources, load);
+  if (shader.non_compute_stage) return fail(fmt::format("not a compute shader ({} stage)", *shader.non_compute_stage));
+  if (!shader.compiled) {
+    const Diagnostic* first = shader.diagnostics.empty() ? nullptr : &shader.diagnostics.front();
     return fail(first ? fmt::format("does not compile: line {}: {}", first->location.line, first->message)
                       : "does not compile");
   }
-  for (const ValidationMessage& message : validate_spirv(compiled.spirv, to_spv_env(compile_options.target_env))) {
-    if (message.is_error) return fail("invalid SPIR-V: " + message.message);
+  if (!shader.valid) {
+    if (!shader.diagnostics.empty()) return fail("invalid SPIR-V: " + shader.diagnostics.front().message);
+    return fail(shader.notes.empty() ? "invalid SPIR-V" : shader.notes.front().message);
   }
   std::string error;
-  std::optional<reflect::ModuleReflection> module = reflect::reflect_module(compiled.spirv, &error);
+  std::optional<reflect::ModuleReflection> module = reflect::reflect_module(shader.words, &error);
   if (!module) return fail("cannot reflect: " + error);
-  return Kernel{{std::move(compiled.spirv), std::move(*module), ModuleOrigin{path, compiled.assembly_lines}},
-                std::move(*text),
-                {}};
+  const spv_target_env env = shader.target_env();
+  ModuleOrigin origin = shader.words_origin();
+  return Kernel{{std::move(shader.words), std::move(*module), std::move(origin), env}, std::move(*text), {}};
 }
 
-// The manifest's reference shader compiled as the kernel is; nullopt where it
-// does not compile, which the run reports when it comes to compare.
+// The manifest's reference shader loaded as the kernel is; nullopt where it
+// does not compile or is not valid, which the run reports when it comes to compare.
 std::optional<std::vector<uint32_t>> compile_reference(const runner::KernelManifest& manifest,
                                                        const CompileOptions& compile_options) {
   const std::string path = manifest.reference->string();
@@ -168,9 +170,11 @@ std::optional<std::vector<uint32_t>> compile_reference(const runner::KernelManif
   std::optional<std::string> text = read_file(path, nullptr);
   if (!language || !text) return std::nullopt;
   SourceCache sources;
-  CompiledShader compiled = compile_isolated(path, *text, *language, compile_options, sources);
-  if (!compiled.ok) return std::nullopt;
-  return std::move(compiled.spirv);
+  LoadOptions load = driver_load_options();
+  load.normalize = false;
+  LoadedShader shader = load_shader(ShaderInput{path, *text, *language}, compile_options, sources, load);
+  if (!shader.valid) return std::nullopt;
+  return std::move(shader.words);
 }
 
 void print_checks(std::ostream& out, const runner::OutputChecks& checks) {

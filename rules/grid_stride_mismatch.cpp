@@ -477,7 +477,10 @@ class GridStrideMismatch final : public Rule {
                 : fmt::format("{} starts at the local invocation id but steps by the whole dispatch "
                               "(gl_NumWorkGroups.{} * {}), so every workgroup does the same elements and skips the rest",
                               loop, axis, size));
+    // The loop's instructions are what a run's evidence joins (runner/confirm.cpp).
+    diagnostic.about(*mismatch.loop->merge).about(*module.def(mismatch.variable->update));
     if (!mismatch.start_reads.empty()) {
+      diagnostic.about(*mismatch.start_reads.front().load);
       const char* builtin = spelling.variable(mismatch.start_reads.front().builtin);
       Location read = module.nearest_location(*mismatch.start_reads.front().load);
       // HLSL reads the built-ins where the entry point's parameters take them.

@@ -76,7 +76,7 @@ std::vector<Diagnostic> run_rules(const Module& module, const RuleSelection& sel
 }
 
 DiagnosticBuilder Reporter::at(const ir::Instruction& instruction, std::string message) {
-  return at(module_.location(instruction), std::move(message));
+  return at(module_.location(instruction), std::move(message)).about(instruction);
 }
 
 DiagnosticBuilder Reporter::at(Location location, std::string message) {
@@ -87,7 +87,16 @@ DiagnosticBuilder Reporter::at(Location location, std::string message) {
 Diagnostic& DiagnosticBuilder::diagnostic() { return reporter_.out_[index_]; }
 
 DiagnosticBuilder& DiagnosticBuilder::note(const ir::Instruction& at, std::string message) {
-  return note(reporter_.module_.location(at), std::move(message));
+  return note(reporter_.module_.location(at), std::move(message)).about(at);
+}
+
+DiagnosticBuilder& DiagnosticBuilder::about(const ir::Instruction& instruction) {
+  const size_t ordinal = reporter_.module_.ordinal(instruction);
+  std::vector<size_t>& instructions = diagnostic().instructions;
+  if (ordinal != 0 && std::find(instructions.begin(), instructions.end(), ordinal) == instructions.end()) {
+    instructions.push_back(ordinal);
+  }
+  return *this;
 }
 
 DiagnosticBuilder& DiagnosticBuilder::note(Location at, std::string message) {

@@ -70,6 +70,10 @@ class DiagnosticBuilder {
   DiagnosticBuilder& note(const ir::Instruction& at, std::string message);
   DiagnosticBuilder& note(Location at, std::string message);
   DiagnosticBuilder& fix_title(std::string title);
+  // An instruction the finding is about that neither its location nor a note
+  // names (the location was computed, e.g. the nearest line), so that a run's
+  // evidence can join the finding by instruction.
+  DiagnosticBuilder& about(const ir::Instruction& instruction);
   // For a finding graver (or milder) than the rule's default severity.
   DiagnosticBuilder& severity(Severity severity);
 

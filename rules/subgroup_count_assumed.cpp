@@ -441,6 +441,7 @@ class SubgroupCountAssumed final : public Rule {
       Location at = module.nearest_location(*site.chain);
       if (!reported_lines.insert(at.line).second) continue;
       report.at(std::move(at), read_message(module, workgroup, array, loop.has_value(), bound, mismatched))
+          .about(*site.chain)
           .note(*array.by_subgroup.front().chain,
                 fmt::format("each subgroup stores its result at {} here", array.index.text))
           .fix_title(module.is_hlsl()
@@ -502,6 +503,7 @@ class SubgroupCountAssumed final : public Rule {
     report.at(module.nearest_location(*guard.first),
               fmt::format("only subgroups below {} store to '{}'; the results of the others are dropped {}",
                           guard.bound, name, where(array.index, dropped)))
+        .about(*guard.first)
         .note(module.declaration(array.variable), fmt::format("'{}' holds one result per subgroup", name))
         .fix_title(fmt::format("give '{}' an element for every subgroup and drop the guard", name));
   }
@@ -515,7 +517,8 @@ class SubgroupCountAssumed final : public Rule {
     std::string message =
         fmt::format("{} runs past the {} elements of '{}' {}", index.text, length, name, where(index, failures));
     auto diagnostic = report.at(module.nearest_location(chain), std::move(message));
-    diagnostic.severity(Severity::Error)
+    diagnostic.about(chain)
+        .severity(Severity::Error)
         .note(module.declaration(array.variable),
               fmt::format("'{}' is declared with {} element{}", name, length, length == 1 ? "" : "s"));
     for (size_t i = 0; i < 3; ++i) {

@@ -355,7 +355,7 @@ class SubgroupSizeAssumed final : public Rule {
       Location at = at_literal(module, *literal.instruction, literal.literal);
       std::string what = fmt::format("'{}' on {}", literal.spelling, invocation_name(module, literal.invocation));
       if (!once.first_time(at, what)) continue;
-      auto diagnostic = report.at(std::move(at), message(what, literal.width, failures));
+      auto diagnostic = report.at(std::move(at), message(what, literal.width, failures)).about(*literal.instruction);
       explain_use(module, diagnostic, *use);
       diagnostic.fix_title(fix(module, literal.lane));
     }
@@ -372,6 +372,7 @@ class SubgroupSizeAssumed final : public Rule {
     bool last_lane = instruction.opcode() == Op::OpIEqual || instruction.opcode() == Op::OpINotEqual;
     std::string size = subgroup_builtin_name(module, spv::BuiltIn::SubgroupSize);
     report.at(std::move(at), message(found->what, found->width, failures))
+        .about(instruction)
         .fix_title(last_lane ? fmt::format("compare with {} - 1", size) : fmt::format("multiply by {}", size));
   }
 
@@ -389,6 +390,7 @@ class SubgroupSizeAssumed final : public Rule {
                                    invocation_name(module, found->invocation), found->width);
     if (!once.first_time(at, what)) return;
     report.at(std::move(at), message(what, found->width, narrower, "narrower ones"))
+        .about(instruction)
         .note(*found->operation, "the subgroup operation here then spans several subgroups")
         .fix_title(module.is_hlsl() ? "select the first wave with an index over WaveGetLaneCount()"
                                     : "select the first subgroup with gl_SubgroupID == 0");

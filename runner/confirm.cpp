@@ -32,26 +32,47 @@ constexpr std::array<uint32_t, 3> kGrid{2, 1, 1};
 
 using Line = std::pair<std::string, uint32_t>;
 
-// The source lines a finding speaks for: its own, its notes', and, when it
-// sits on a loop, every line of the loop (a grid-stride finding names the
-// loop; the store that shows it is in the body).
-std::set<Line> covered_lines(const Diagnostic& d, const Module& module) {
-  std::set<Line> lines{{d.location.file, d.location.line}};
-  for (const Note& note : d.notes) lines.insert({note.location.file, note.location.line});
+// What a finding speaks for in the module the rules saw, which is the module
+// the runs instrument, so that ordinals agree: the instructions it is about
+// (Diagnostic::instructions), and, when it sits on a loop, every instruction
+// of the loop (a grid-stride finding names the loop; the store that shows it
+// is in the body). Where the module has line info, the source lines of those,
+// of the finding and of its notes count too: a statement compiles to several
+// instructions and the finding names one. Without line info an instruction
+// speaks for itself alone, so that two findings' runs never mix.
+struct Covered {
+  std::set<size_t> instructions;
+  std::set<Line> lines;
+};
+
+Covered covered(const Diagnostic& d, const Module& module, const std::vector<const ir::Instruction*>& by_ordinal) {
+  Covered out;
+  auto add_line = [&](const Location& l) {
+    if (l.has_line()) out.lines.insert({l.file, l.line});
+  };
+  add_line(d.location);
+  for (const Note& note : d.notes) add_line(note.location);
+  for (size_t ordinal : d.instructions) {
+    if (ordinal == 0 || ordinal > by_ordinal.size()) continue;
+    out.instructions.insert(ordinal);
+    add_line(module.nearest_location(*by_ordinal[ordinal - 1]));
+  }
   for (const ir::Function& function : module.functions()) {
-    for (const Loop& loop : find_loops(module, function)) {
+    for (const Loop& loop : module.loops(function)) {
       const Location at = module.nearest_location(*loop.merge);
-      if (at.file != d.location.file || at.line != d.location.line) continue;
+      const bool on_loop = out.instructions.count(module.ordinal(*loop.merge)) ||
+                           (at.has_line() && at.file == d.location.file && at.line == d.location.line);
+      if (!on_loop) continue;
       for (size_t b = 0; b < loop.body.size() && b < function.blocks.size(); ++b) {
         if (!loop.body[b]) continue;
         for (const ir::Instruction& i : function.blocks[b].instructions) {
-          const Location l = module.location(i);
-          if (l.has_line()) lines.insert({l.file, l.line});
+          out.instructions.insert(module.ordinal(i));
+          add_line(module.location(i));
         }
       }
     }
   }
-  return lines;
+  return out;
 }
 
 // What a run that did not reproduce a finding failed to show.
@@ -71,12 +92,13 @@ std::string_view not_shown(RunEvidence evidence) {
   return "nothing";
 }
 
-bool on(const std::set<Line>& lines, const AccessSite& site) {
-  return lines.count({site.location.file, site.location.line}) != 0;
+bool on(const Covered& covered, const AccessSite& site) {
+  return (site.instruction != 0 && covered.instructions.count(site.instruction) != 0) ||
+         (site.location.has_line() && covered.lines.count({site.location.file, site.location.line}) != 0);
 }
 
 bool matches(RunEvidence evidence, const ShadowFinding& f, const Instrumented& in,
-             const std::set<Line>& lines) {
+             const Covered& lines) {
   const bool pair = f.kind != ShadowKind::UninitializedRead && f.kind != ShadowKind::OutOfRange;
   const bool here = on(lines, in.sites[f.second.site]) || (pair && on(lines, in.sites[f.first.site]));
   switch (evidence) {
@@ -133,7 +155,7 @@ struct Found {
   std::vector<Note> witness;
 };
 
-std::optional<Found> find_witness(RunEvidence evidence, const std::set<Line>& lines, const Harness& harness,
+std::optional<Found> find_witness(RunEvidence evidence, const Covered& lines, const Harness& harness,
                                   const Observations& o, const std::vector<bool>& is_float) {
   const Instrumented& in = o.instrumented;
   for (const Observation& run : o.runs) {
@@ -185,10 +207,11 @@ struct Setup {
 // Runs the kernel of one file in the setups a confirmation tries.
 class Confirmer {
  public:
-  Confirmer(const std::vector<uint32_t>& spirv, const ModuleOrigin& origin, const reflect::ModuleReflection& module,
-            const reflect::EntryPoint& entry, const KernelManifest* manifest, const ConfirmOptions& options)
-      : spirv_(spirv), origin_(origin), path_(origin.path), module_(module), entry_(entry), manifest_(manifest),
-        options_(options) {
+  Confirmer(const std::vector<uint32_t>& spirv, const ModuleOrigin& origin, spv_target_env target_env,
+            const reflect::ModuleReflection& module, const reflect::EntryPoint& entry, const KernelManifest* manifest,
+            const ConfirmOptions& options)
+      : spirv_(spirv), origin_(origin), path_(origin.path), target_env_(target_env), module_(module), entry_(entry),
+        manifest_(manifest), options_(options) {
     seed_ = options.seed.value_or(manifest ? manifest->seed : 1);
     // The workgroup's dimensions that a specialization constant sets and the
     // manifest leaves alone: confirming runs may vary those.
@@ -269,6 +292,7 @@ class Confirmer {
     observe_options.timeout_seconds = options_.timeout_seconds;
     observe_options.device_index = options_.device_index;
     observe_options.subgroup_sizes = sizes;
+    observe_options.target_env = target_env_;
     return runner::observe(spirv_, origin_, entry_.name, harness, observe_options, error);
   }
 
@@ -287,7 +311,7 @@ class Confirmer {
   // workgroup where a specialization constant sets it, each halved for as
   // long as the finding still shows; each try runs at the subgroup sizes that
   // showed it only.
-  void shrink(RunEvidence evidence, const std::set<Line>& lines, Setup& setup, Harness& harness,
+  void shrink(RunEvidence evidence, const Covered& lines, Setup& setup, Harness& harness,
               Found& found) const {
     constexpr int kTries = 16;
     int tries = 0;
@@ -420,6 +444,7 @@ class Confirmer {
   const std::vector<uint32_t>& spirv_;
   const ModuleOrigin& origin_;
   const std::string& path_;
+  spv_target_env target_env_;
   const reflect::ModuleReflection& module_;
   const reflect::EntryPoint& entry_;
   const KernelManifest* manifest_;
@@ -449,28 +474,32 @@ Verdicts not_runnable(std::span<const Diagnostic* const> findings, const std::st
   return verdicts;
 }
 
-Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const std::vector<uint32_t>& spirv,
-                          const ModuleOrigin& origin, const KernelManifest* manifest, const ConfirmOptions& options) {
+Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const LoadedShader& shader,
+                          const KernelManifest* manifest, const ConfirmOptions& options) {
   Verdicts verdicts(findings.size());
   std::vector<size_t> pending;  // indices into findings
   for (size_t i = 0; i < findings.size(); ++i) {
     if (is_confirmable(*findings[i])) pending.push_back(i);
   }
   if (pending.empty()) return verdicts;
+  if (!shader.module) return not_runnable(findings, "klint did not analyze it");
+  // The runs instrument the module the rules saw, so that the findings'
+  // instructions are its instructions.
+  const Module& module = *shader.module;
+  const std::vector<uint32_t> spirv = shader.module_words();
+  const ModuleOrigin origin{shader.path, {}};
   std::string error;
   std::optional<reflect::ModuleReflection> reflection = reflect::reflect_module(spirv, &error);
   if (!reflection) return not_runnable(findings, "cannot reflect it: " + error);
   const reflect::EntryPoint* entry =
       manifest ? manifest_entry_point(*reflection, *manifest, &error) : &reflection->entry_points.front();
   if (!entry) return not_runnable(findings, error);
-  ir::DecodeError decode_error;
-  std::optional<ir::Module> decoded = ir::decode(spirv, &decode_error);
-  if (!decoded) return not_runnable(findings, decode_error.message);
-  const Module module(std::move(*decoded), origin);
-  std::vector<std::set<Line>> lines;
-  for (size_t i : pending) lines.push_back(covered_lines(*findings[i], module));
+  std::vector<const ir::Instruction*> by_ordinal;
+  module.ir().for_each_instruction([&](const ir::Instruction& i) { by_ordinal.push_back(&i); });
+  std::vector<Covered> lines;
+  for (size_t i : pending) lines.push_back(covered(*findings[i], module, by_ordinal));
 
-  const Confirmer confirmer(spirv, origin, *reflection, *entry, manifest, options);
+  const Confirmer confirmer(spirv, origin, shader.target_env(), *reflection, *entry, manifest, options);
   std::vector<Shape> shapes;
   if (manifest) {
     for (size_t i = 0; i < manifest->matrix.size(); ++i) shapes.push_back(shape_at(*manifest, i));

@@ -13,6 +13,7 @@
 #include "analyzer/diagnostic.h"
 #include "analyzer/module.h"
 #include "runner/manifest.h"
+#include "validate/loaded_shader.h"
 
 namespace klint::runner {
 
@@ -49,11 +50,12 @@ bool is_confirmable(const Diagnostic& finding);
 // file cannot be read or compiled).
 Verdicts not_runnable(std::span<const Diagnostic* const> findings, const std::string& why);
 
-// The verdict on every confirmable finding, running `spirv` (the file
-// `origin` names, compiled as it was linted) once per subgroup size, for each
+// The verdict on every confirmable finding, running the module of `shader`
+// (the one the rules that made the findings saw; a run's evidence joins a
+// finding through Diagnostic::instructions) once per subgroup size, for each
 // shape of its `[[kernel]]` manifest (nullptr: the default harness) until the
 // finding shows; then shrinking the setup that showed it.
-Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const std::vector<uint32_t>& spirv,
-                          const ModuleOrigin& origin, const KernelManifest* manifest, const ConfirmOptions& options);
+Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const LoadedShader& shader,
+                          const KernelManifest* manifest, const ConfirmOptions& options);
 
 }  // namespace klint::runner

@@ -129,7 +129,9 @@ ExecuteOutcome execute(const std::vector<uint32_t>& spirv, const std::string& en
   Failure fail{&outcome};
   // Drivers trust the module: spirv-val first, so that garbage is an error
   // rather than a crash inside the compiler.
-  for (const ValidationMessage& message : validate_spirv(spirv, SPV_ENV_VULKAN_1_3)) {
+  const std::vector<ValidationMessage> messages =
+      options.validated ? std::vector<ValidationMessage>{} : validate_spirv(spirv, options.target_env);
+  for (const ValidationMessage& message : messages) {
     if (!message.is_error) continue;
     outcome.error = "invalid SPIR-V: " + message.message.substr(0, message.message.find('\n'));
     return outcome;

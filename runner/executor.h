@@ -2,6 +2,8 @@
 // it was given: the ground truth that a finding can be checked against.
 #pragma once
 
+#include <spirv-tools/libspirv.h>
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -86,6 +88,11 @@ struct ExecuteOptions {
   // A subgroup size the pipeline requires (VkPipelineShaderStageRequiredSubgroupSizeCreateInfo);
   // 0 leaves it to the device. A size the device cannot give fails the run.
   uint32_t required_subgroup_size = 0;
+  // The target environment the shader was loaded and validated in. Words the
+  // runner made (instrumented) are validated again in it before a driver sees
+  // them; the loaded shader's own words (`validated`) are not.
+  spv_target_env target_env = SPV_ENV_VULKAN_1_3;
+  bool validated = false;
 };
 
 enum class ExecuteStatus { Completed, Failed, DeviceLost };

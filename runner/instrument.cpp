@@ -399,6 +399,7 @@ std::optional<uint32_t> Instrumenter::site_for(const ir::Instruction& access, ui
   AccessSite site;
   site.kind = kind;
   site.location = location;
+  site.instruction = in_.ordinal(access);
   std::vector<uint32_t>& vars = storage ? storage_vars_ : workgroup_vars_;
   auto known = std::find(vars.begin(), vars.end(), chain->variable);
   site.target = static_cast<uint32_t>(known - vars.begin());
@@ -655,7 +656,9 @@ std::optional<Instrumented> instrument(std::span<const uint32_t> spirv, const Mo
   }
   specialize(*decoded, options.specialization);
   ModuleOrigin where = origin;
+  bool renumbered = false;
   if (has_workgroup_pointer_parameters(::klint::Module(*decoded, origin))) {
+    renumbered = true;
     std::optional<std::vector<uint32_t>> inlined = inline_calls(ir::encode(*decoded), decoded->header.version, error);
     if (!inlined) return std::nullopt;
     decoded = ir::decode(*inlined, &decode_error);
@@ -669,6 +672,9 @@ std::optional<Instrumented> instrument(std::span<const uint32_t> spirv, const Mo
   ir::Module out = std::move(*decoded);
   Instrumented result;
   if (!Instrumenter(out, in, options, result).run(error)) return std::nullopt;
+  if (renumbered) {
+    for (AccessSite& site : result.sites) site.instruction = 0;
+  }
   result.spirv = ir::encode(out);
   return result;
 }

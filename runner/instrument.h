@@ -77,6 +77,9 @@ struct AccessSite {
   uint32_t count = 0;  // scalars (workgroup) or bytes (storage) the access covers
   ValueType value = ValueType::None;
   Location location;  // the nearest source line
+  // The access's ordinal in the module given to instrument() (Module::ordinal),
+  // 0 when instrumenting had to inline calls first and ordinals changed.
+  size_t instruction = 0;
   // The dynamic array lengths the access chain checks, in out_of_range bit order.
   std::vector<uint64_t> lengths;
 };

@@ -17,6 +17,7 @@ Observation run_once(const Observations& o, const Harness& harness, const std::s
   IsolateOptions isolate;
   isolate.timeout_seconds = options.timeout_seconds;
   isolate.execute.device_index = options.device_index;
+  isolate.execute.target_env = options.target_env;
   if (required) {
     isolate.execute.required_subgroup_size = subgroup_size;
   } else if (subgroup_size) {

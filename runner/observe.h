@@ -40,6 +40,8 @@ struct ObserveOptions {
   // subgroup size control lets a pipeline require.
   std::vector<uint32_t> subgroup_sizes{4, 8, 16};
   InstrumentOptions instrument;
+  // The environment the kernel was loaded in; the instrumented one is validated in it.
+  spv_target_env target_env = SPV_ENV_VULKAN_1_3;
 };
 
 struct Observations {

@@ -31,6 +31,7 @@ bool run_once(const LoadedKernel& kernel, const RunSettings& settings, KernelRun
   IsolateOptions isolate;
   isolate.timeout_seconds = settings.timeout_seconds;
   isolate.execute.device_index = settings.device;
+  isolate.execute.target_env = kernel.target_env;
   // --shadow and --probe run the instrumented kernel with its log as one
   // more buffer, which the report leaves out.
   if (settings.shadow && !settings.probes.empty()) {
@@ -57,7 +58,10 @@ bool run_once(const LoadedKernel& kernel, const RunSettings& settings, KernelRun
   if (instrumented) with_log.buffers.push_back(log_buffer(*instrumented));
   const std::vector<uint32_t>& spirv =
       instrumented ? instrumented->spirv : probed ? probed->instrumented.spirv : kernel.spirv;
+  // The loaded words were validated; what the runner made of them was not.
+  isolate.execute.validated = !instrumented && !probed;
   run.run = run_isolated(spirv, run.entry->name, with_log, isolate);
+  isolate.execute.validated = true;  // the reference, below
   if (run.run.verdict == Verdict::Failed) {
     *error = run.run.message;
     return false;

@@ -24,11 +24,14 @@
 
 namespace klint::runner {
 
-// A kernel to run: compiled, validated and reflected by the caller.
+// A kernel to run: loaded (validate/loaded_shader.h) and reflected by the caller.
 struct LoadedKernel {
   std::vector<uint32_t> spirv;
   reflect::ModuleReflection module;
   ModuleOrigin origin;
+  // What `spirv`, and the reference of RunSettings, were validated in; what
+  // the runner instruments is validated in it too.
+  spv_target_env target_env = SPV_ENV_VULKAN_1_3;
 };
 
 // A specialization constant set by its constant_id or name.
@@ -49,7 +52,7 @@ struct RunSettings {
   std::string specialization_label;  // names them in errors, e.g. "--specialization 'N=4'"
   bool shadow = false;               // run instrumented: races, unwritten reads, indices out of range
   std::vector<ProbeRequest> probes;  // placed with probe_kernel beforehand
-  // The manifest's reference shader, compiled by the caller; nullptr where it does not compile.
+  // The manifest's reference shader, loaded and validated by the caller; nullptr where it does not load.
   const std::vector<uint32_t>* reference = nullptr;
 };
 

@@ -197,8 +197,8 @@ TEST_F(Cache, CorruptEntryIsAMissWithAWarning) {
       {std::string("\x00\xff\x13garbage", 10), "not valid JSON"},
       {good.substr(0, good.size() / 2), "not valid JSON"},
       {"", "not valid JSON"},
-      {R"({"schema": "klint-cache-1", "report": []})", "not a klint-cache-1 entry"},
-      {"[1, 2, 3]", "not a klint-cache-1 entry"},
+      {R"({"schema": "klint-cache-1", "report": []})", "not a klint-cache-2 entry"},
+      {"[1, 2, 3]", "not a klint-cache-2 entry"},
       {unknown_rule.dump(), "unknown rule 'retired-rule'"},
   };
   for (const auto& [content, reason] : damages) {

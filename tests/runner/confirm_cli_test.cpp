@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -400,6 +401,67 @@ void main() {
                                                "tried: grid 2,1,1, workgroup 128,1,1"}))
         << c.dump();
   }
+}
+
+// Two findings whose runs must show a race: shared-memory-race on 'a', in
+// every workgroup, and insufficient-barrier on 'b', only in workgroup 5,
+// which a confirming run's grid of two never starts.
+constexpr const char* kTwoRaces = R"(#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { uint x[]; };
+shared uint a[64];
+shared uint b[64];
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    a[i] = x[i];
+    x[i] = a[(i + 1) % 64];
+    if (gl_WorkGroupID.x == 5) {
+        b[i] = x[i];
+        memoryBarrierShared();
+        x[i] = b[(i + 1) % 64];
+    }
+}
+)";
+
+// The words without their line info: no OpLine, OpString or OpSource.
+std::vector<uint32_t> without_lines(const std::vector<uint32_t>& words) {
+  constexpr std::array<uint32_t, 7> kDebug{2, 3, 4, 7, 8, 317, 330};  // OpSource*, OpString, OpLine, OpNoLine, OpModuleProcessed
+  std::vector<uint32_t> out(words.begin(), words.begin() + 5);
+  for (size_t at = 5; at < words.size();) {
+    const uint32_t count = words[at] >> 16;
+    if (count == 0) break;
+    if (std::find(kDebug.begin(), kDebug.end(), words[at] & 0xFFFFu) == kDebug.end()) {
+      out.insert(out.end(), words.begin() + static_cast<std::ptrdiff_t>(at),
+                 words.begin() + static_cast<std::ptrdiff_t>(at + count));
+    }
+    at += count;
+  }
+  return out;
+}
+
+// Without line info every finding's location is the file alone; the race
+// the run shows on 'a' must confirm the finding about 'a' and not the one
+// about 'b', which (file, line) would have joined to it.
+TEST_F(ConfirmRuns, EvidenceJoinsAFindingByInstructionWithoutLineInfo) {
+  SourceCache sources;
+  CompiledShader compiled = compile("two.comp", kTwoRaces, Language::Glsl, CompileOptions{}, sources);
+  ASSERT_TRUE(compiled.ok);
+  const std::vector<uint32_t> words = without_lines(compiled.spirv);
+  std::ofstream("two.spv", std::ios::binary)
+      .write(reinterpret_cast<const char*>(words.data()), static_cast<std::streamsize>(words.size() * 4));
+  testing::KlintRun run = run_klint({"--no-cache", "--confirm", "--format", "json", "--select",
+                                     "shared-memory-race,insufficient-barrier", "two.spv"},
+                                    "", 300);
+  ASSERT_EQ(run.exit_code, 1) << run.err;
+  nlohmann::json report = nlohmann::json::parse(run.out);
+  ASSERT_EQ(report["findings"].size(), 2u) << run.out;
+  std::map<std::string, std::string> status;  // rule -> verdict
+  for (const nlohmann::json& finding : report["findings"]) {
+    EXPECT_EQ(finding["location"]["line"], 0) << "the module has no line info: " << finding.dump();
+    status[finding["rule"]] = finding["confirmation"]["status"];
+  }
+  EXPECT_EQ(status["shared-memory-race"], "confirmed") << run.out;
+  EXPECT_EQ(status["insufficient-barrier"], "not reproduced") << run.out;
 }
 
 }  // namespace

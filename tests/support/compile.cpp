@@ -2,32 +2,25 @@
 
 #include <gtest/gtest.h>
 
-#include "analyzer/frontend.h"
-#include "analyzer/normalize.h"
+#include "analyzer/ir/module.h"
+#include "validate/loaded_shader.h"
 
 namespace klint::testing {
 
 namespace {
 
-std::unique_ptr<Module> module_from(const std::string& path, const std::string& source, Language language,
-                                    bool normalized) {
+std::unique_ptr<Module> module_from_shader(const std::string& path, const std::string& source, Language language,
+                                           bool normalized) {
   SourceCache sources;
-  CompileOptions options;
-  CompiledShader compiled = compile(path, source, language, options, sources);
-  for (const Diagnostic& d : compiled.diagnostics) ADD_FAILURE() << d.location.line << ": " << d.message;
-  if (!compiled.ok) return nullptr;
-  std::vector<uint32_t> words = compiled.spirv;
-  if (normalized) {
-    std::string error;
-    auto result = normalize(words, to_spv_env(options.target_env), &error);
-    if (!result) {
-      ADD_FAILURE() << "normalize: " << error;
-      return nullptr;
-    }
-    words = *result;
-  }
+  LoadOptions load;
+  load.normalize = normalized;
+  LoadedShader shader = load_shader(ShaderInput{path, source, language}, CompileOptions{}, sources, load);
+  for (const Diagnostic& d : shader.diagnostics) ADD_FAILURE() << d.location.line << ": " << d.message;
+  for (const LoadNote& note : shader.notes) ADD_FAILURE() << note.message;
+  if (!shader.valid) return nullptr;
+  if (normalized) return std::move(shader.module);
   ir::DecodeError error;
-  auto ir = ir::decode(words, &error);
+  auto ir = ir::decode(shader.words, &error);
   if (!ir) {
     ADD_FAILURE() << "decode: " << error.message;
     return nullptr;
@@ -38,11 +31,23 @@ std::unique_ptr<Module> module_from(const std::string& path, const std::string& 
 }  // namespace
 
 std::unique_ptr<Module> module_from_glsl(const std::string& source, bool normalized) {
-  return module_from("test.comp", source, Language::Glsl, normalized);
+  return module_from_shader("test.comp", source, Language::Glsl, normalized);
 }
 
+// Assembled and decoded alone: the analyses' tests hold snippets that need
+// not be whole valid modules, so the loader, which validates, is not for them.
 std::unique_ptr<Module> module_from_assembly(const std::string& source) {
-  return module_from("test.spvasm", source, Language::SpirvAssembly, /*normalized=*/false);
+  SourceCache sources;
+  CompiledShader compiled = compile("test.spvasm", source, Language::SpirvAssembly, CompileOptions{}, sources);
+  for (const Diagnostic& d : compiled.diagnostics) ADD_FAILURE() << d.location.line << ": " << d.message;
+  if (!compiled.ok) return nullptr;
+  ir::DecodeError error;
+  auto ir = ir::decode(compiled.spirv, &error);
+  if (!ir) {
+    ADD_FAILURE() << "decode: " << error.message;
+    return nullptr;
+  }
+  return std::make_unique<Module>(std::move(*ir), ModuleOrigin{"test.spvasm", {}});
 }
 
 }  // namespace klint::testing

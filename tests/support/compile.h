@@ -1,5 +1,5 @@
-// Builds a klint::Module from GLSL source for analysis tests, through the same
-// compile, validate and normalize steps as the lint pipeline.
+// Builds a klint::Module from GLSL source for analysis tests, through the
+// loader the lint uses (validate/loaded_shader.h): compiled, validated, normalized.
 #pragma once
 
 #include <memory>
@@ -11,7 +11,8 @@ namespace klint::testing {
 
 // Fails the current test (and returns nullptr) when the source does not compile.
 std::unique_ptr<Module> module_from_glsl(const std::string& source, bool normalized = true);
-// The same from SPIR-V assembly, validated and decoded as written (not normalized).
+// The same from SPIR-V assembly, assembled and decoded as written: neither
+// validated nor normalized.
 std::unique_ptr<Module> module_from_assembly(const std::string& source);
 
 }  // namespace klint::testing
