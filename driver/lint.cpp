@@ -98,7 +98,7 @@ FileReport lint_shader(const InputFile& input, std::shared_ptr<const LoadedShade
                        SourceCache& sources) {
   FileReport report{input.path, {}, {}, {}, {input.path}};
   try {
-    report.diagnostics.assign(shader->diagnostics.begin(), shader->diagnostics.end());
+    for (const Diagnostic& d : shader->diagnostics) report.diagnostics.push_back(Diagnostic(d));
     report.files = shader->files;
     if (report.files.empty()) report.files.push_back(input.path);
     for (const LoadNote& note : shader->notes) report.messages.push_back(note_message(input.path, note));
