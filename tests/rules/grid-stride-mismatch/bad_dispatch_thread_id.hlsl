@@ -1,6 +1,6 @@
 // HLSL: SV_DispatchThreadID stepped by the [numthreads] count.
 RWStructuredBuffer<float> data : register(u0);
-cbuffer Params : register(b1) { uint n; };
+[[vk::push_constant]] cbuffer Params { uint n; };
 
 [numthreads(64, 1, 1)]
 void main(uint3 dtid : SV_DispatchThreadID) {

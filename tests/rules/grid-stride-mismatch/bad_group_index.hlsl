@@ -1,7 +1,7 @@
 // HLSL: the global index built from SV_GroupID and SV_GroupIndex, stepped by
 // the group size.
 RWStructuredBuffer<uint> counts : register(u0);
-cbuffer Params : register(b1) { uint n; };
+[[vk::push_constant]] cbuffer Params { uint n; };
 
 [numthreads(128, 1, 1)]
 void main(uint3 group : SV_GroupID, uint index : SV_GroupIndex) {
