@@ -10,6 +10,7 @@
 #include "analyzer/loops.h"
 #include "analyzer/pointers.h"
 #include "analyzer/ssa.h"
+#include "analyzer/machine_arithmetic.h"
 #include "analyzer/uniformity.h"
 
 namespace klint {
@@ -19,19 +20,9 @@ using spv::Op;
 
 constexpr size_t kMaxTerms = 16;
 constexpr size_t kMaxDegree = 4;
-constexpr int64_t kLimit = int64_t{1} << 62;
-constexpr int kEvaluationDepth = 24;
 // Invocations of a subgroup at most, and at least (lavapipe's narrowest).
 constexpr int64_t kWidestSubgroup = 128;
 constexpr int64_t kNarrowestSubgroup = 4;
-
-bool fits(int64_t value) { return value > -kLimit && value < kLimit; }
-
-std::optional<int64_t> checked_multiply(int64_t a, int64_t b) {
-  int64_t result = 0;
-  if (__builtin_mul_overflow(a, b, &result) || !fits(result)) return std::nullopt;
-  return result;
-}
 
 int64_t floor_divide(int64_t a, int64_t b) {
   int64_t quotient = a / b;
@@ -259,7 +250,7 @@ std::optional<int64_t> signed_constant(const Module& module, uint32_t id) {
   if (type->width == 32) {
     return type->is_signed ? int64_t{static_cast<int32_t>(*value)} : int64_t{static_cast<uint32_t>(*value)};
   }
-  if (*value >= static_cast<uint64_t>(kLimit)) return std::nullopt;
+  if (*value >= static_cast<uint64_t>(kSymbolicLimit)) return std::nullopt;
   return static_cast<int64_t>(*value);
 }
 
@@ -322,7 +313,6 @@ const Polynomial& SymbolicValues::value(uint32_t id) const {
       return std::nullopt;
     }
     auto operand = [&](size_t index) { return value(def->word(index)); };
-    auto constant_operand = [&](size_t index) { return operand(index).constant_value(); };
     switch (def->opcode()) {
       case Op::OpCompositeExtract: {
         const ir::Instruction* composite = module_.def(def->word(2));
@@ -337,58 +327,11 @@ const Polynomial& SymbolicValues::value(uint32_t id) const {
       case Op::OpCopyObject: case Op::OpBitcast: case Op::OpUConvert: case Op::OpSConvert:
         if (!int_type(module_, def->type_id())) return std::nullopt;
         return operand(2);
-      case Op::OpIAdd: return Polynomial::add(operand(2), operand(3));
-      case Op::OpISub: {
-        auto negated = operand(3).negated();
-        return negated ? Polynomial::add(operand(2), *negated) : std::nullopt;
-      }
       case Op::OpSNegate: return operand(2).negated();
-      case Op::OpIMul: return Polynomial::multiply(operand(2), operand(3));
-      case Op::OpShiftLeftLogical: {
-        auto shift = constant_operand(3);
-        if (!shift || *shift < 0 || *shift > 30) return std::nullopt;
-        return operand(2).scaled(int64_t{1} << *shift);
-      }
-      case Op::OpShiftRightLogical: case Op::OpShiftRightArithmetic: {
-        auto shift = constant_operand(3);
-        if (!shift || *shift < 0 || *shift > 30) return std::nullopt;
-        return divide(operand(2), int64_t{1} << *shift, false);
-      }
-      case Op::OpUDiv: case Op::OpSDiv: {
-        auto divisor = constant_operand(3);
-        if (!divisor || *divisor <= 0) return std::nullopt;
-        return divide(operand(2), *divisor, false);
-      }
-      case Op::OpUMod: case Op::OpSMod: case Op::OpSRem: {
-        auto divisor = constant_operand(3);
-        if (!divisor || *divisor <= 0) return std::nullopt;
-        return divide(operand(2), *divisor, true);
-      }
-      case Op::OpBitwiseAnd: {
-        auto mask = constant_operand(3);
-        if (!mask) return std::nullopt;
-        if (*mask > 0 && std::has_single_bit(static_cast<uint64_t>(*mask) + 1)) {
-          return divide(operand(2), *mask + 1, true);
-        }
-        return std::nullopt;
-      }
-      case Op::OpBitwiseOr: {
-        // (a << k) | b with b below 1 << k is a sum.
-        Interval ranges[] = {range(operand(2)), range(operand(3))};
-        auto low_bits_clear = [&](const Polynomial& p, int64_t bound) {
-          for (const auto& [monomial, coefficient] : p.terms()) {
-            if (coefficient % bound != 0) return false;
-          }
-          return true;
-        };
-        for (auto [high, low] : {std::pair{2, 3}, std::pair{3, 2}}) {
-          const Interval& low_range = ranges[low - 2];
-          if (!low_range.low || !low_range.high || *low_range.low < 0) continue;
-          int64_t bound = static_cast<int64_t>(std::bit_ceil(static_cast<uint64_t>(*low_range.high) + 1));
-          if (low_bits_clear(operand(high), bound)) return Polynomial::add(operand(2), operand(3));
-        }
-        return std::nullopt;
-      }
+      case Op::OpIAdd: case Op::OpISub: case Op::OpIMul: case Op::OpShiftLeftLogical: case Op::OpShiftRightLogical:
+      case Op::OpShiftRightArithmetic: case Op::OpUDiv: case Op::OpSDiv: case Op::OpUMod: case Op::OpSMod:
+      case Op::OpSRem: case Op::OpBitwiseAnd: case Op::OpBitwiseOr:
+        return combine(def->opcode(), operand(2), operand(3));
       case Op::OpPhi: {
         uint32_t copied = copied_value(module_, id);
         if (copied != id) return value(copied);
@@ -410,6 +353,68 @@ const Polynomial& SymbolicValues::value(uint32_t id) const {
   std::optional<Polynomial> computed = compute();
   state_->active.erase(id);
   return state_->values.insert_or_assign(id, computed.value_or(opaque)).first->second;
+}
+
+// What a binary instruction makes of its operands' forms; nullopt where the
+// result is no polynomial klint follows. Scalars and each component of a
+// vector are computed alike.
+std::optional<Polynomial> SymbolicValues::combine(spv::Op op, const Polynomial& a, const Polynomial& b) const {
+  switch (op) {
+    case Op::OpIAdd: return Polynomial::add(a, b);
+    case Op::OpISub: {
+      auto negated = b.negated();
+      return negated ? Polynomial::add(a, *negated) : std::nullopt;
+    }
+    case Op::OpIMul: return Polynomial::multiply(a, b);
+    case Op::OpShiftLeftLogical: {
+      auto shift = b.constant_value();
+      if (!shift || *shift < 0 || *shift > 30) return std::nullopt;
+      return a.scaled(int64_t{1} << *shift);
+    }
+    case Op::OpShiftRightLogical: case Op::OpShiftRightArithmetic: {
+      auto shift = b.constant_value();
+      if (!shift || *shift < 0 || *shift > 30) return std::nullopt;
+      return divide(a, int64_t{1} << *shift, false);
+    }
+    case Op::OpUDiv: case Op::OpSDiv: {
+      auto divisor = b.constant_value();
+      if (!divisor || *divisor <= 0) return std::nullopt;
+      return divide(a, *divisor, false);
+    }
+    case Op::OpUMod: case Op::OpSMod: case Op::OpSRem: {
+      auto divisor = b.constant_value();
+      if (!divisor || *divisor <= 0) return std::nullopt;
+      return divide(a, *divisor, true);
+    }
+    case Op::OpBitwiseAnd: {
+      auto mask = b.constant_value();
+      if (!mask) return std::nullopt;
+      if (*mask > 0 && std::has_single_bit(static_cast<uint64_t>(*mask) + 1)) {
+        return divide(a, *mask + 1, true);
+      }
+      return std::nullopt;
+    }
+    case Op::OpBitwiseOr: {
+      // (a << k) | b with b below 1 << k is a sum.
+      Interval ranges[] = {range(a), range(b)};
+      auto low_bits_clear = [&](const Polynomial& p, int64_t bound) {
+        for (const auto& [monomial, coefficient] : p.terms()) {
+          if (coefficient % bound != 0) return false;
+        }
+        return true;
+      };
+      const Polynomial* forms[] = {&a, &b};
+      for (auto [high, low] : {std::pair{0, 1}, std::pair{1, 0}}) {
+        const Interval& low_range = ranges[low];
+        if (!low_range.low || !low_range.high || *low_range.low < 0) continue;
+        int64_t bound = static_cast<int64_t>(std::bit_ceil(static_cast<uint64_t>(*low_range.high) + 1));
+        if (low_bits_clear(*forms[high], bound)) return Polynomial::add(a, b);
+      }
+      return std::nullopt;
+    }
+    default:
+      return std::nullopt;
+  }
 }
 
 // Loads of one push-constant or uniform-buffer member are one value: the
@@ -451,27 +456,10 @@ std::optional<Polynomial> SymbolicValues::extract(uint32_t vector, uint32_t comp
   if (def->opcode() == Op::OpConstantNull) return Polynomial::constant(0);
   if (def->opcode() == Op::OpCopyObject) return extract(def->word(2), component);
   // Arithmetic on whole vectors, component by component: `gl_GlobalInvocationID.xy / 8u`.
-  if (int_type(module_, def->type_id()) == std::nullopt && def->operands().size() == 4) {
+  if (!int_type(module_, def->type_id()) && def->operands().size() == 4) {
     auto a = extract(def->word(2), component);
     auto b = extract(def->word(3), component);
-    if (!a || !b) return std::nullopt;
-    auto divisor = b->constant_value();
-    switch (def->opcode()) {
-      case Op::OpIAdd: return Polynomial::add(*a, *b);
-      case Op::OpISub: {
-        auto negated = b->negated();
-        return negated ? Polynomial::add(*a, *negated) : std::nullopt;
-      }
-      case Op::OpIMul: return Polynomial::multiply(*a, *b);
-      case Op::OpUDiv:
-        return divisor && *divisor > 0 ? divide(*a, *divisor, false) : std::nullopt;
-      case Op::OpUMod:
-        return divisor && *divisor > 0 ? divide(*a, *divisor, true) : std::nullopt;
-      case Op::OpShiftRightLogical:
-        return divisor && *divisor >= 0 && *divisor <= 30 ? divide(*a, int64_t{1} << *divisor, false) : std::nullopt;
-      default:
-        return std::nullopt;
-    }
+    if (a && b) return combine(def->opcode(), *a, *b);
   }
   if (def->opcode() == Op::OpVectorShuffle && 4 + static_cast<size_t>(component) < def->operands().size()) {
     // A component of a shuffle is a component of one of its two vectors.
@@ -682,15 +670,7 @@ std::optional<int64_t> SymbolicValues::evaluate(const Polynomial& polynomial, co
 std::optional<int64_t> SymbolicValues::evaluate_definition(uint32_t id, const Assignment& assignment, int depth) const {
   if (depth > kEvaluationDepth) return std::nullopt;
   const ir::Instruction* def = module_.def(id);
-  if (!def || def->operands().size() != 4) return std::nullopt;
-  switch (def->opcode()) {
-    case Op::OpBitwiseXor: case Op::OpBitwiseAnd: case Op::OpBitwiseOr: case Op::OpShiftLeftLogical:
-    case Op::OpShiftRightLogical: case Op::OpUDiv: case Op::OpUMod: case Op::OpIAdd: case Op::OpISub:
-    case Op::OpIMul:
-      break;
-    default:
-      return std::nullopt;
-  }
+  if (!def || def->operands().size() != 4 || !MachineInt::computes(def->opcode())) return std::nullopt;
   auto operand = [&](size_t index) -> std::optional<int64_t> {
     const Polynomial& form = value(def->word(index));
     if (form == Polynomial::symbol({Symbol::Kind::Value, def->word(index)})) {
@@ -700,30 +680,10 @@ std::optional<int64_t> SymbolicValues::evaluate_definition(uint32_t id, const As
   };
   auto a = operand(2);
   if (!a) return std::nullopt;
-  std::optional<IntType> type = int_type(module_, def->type_id());
-  uint64_t mask = type && type->width < 64 ? (uint64_t{1} << type->width) - 1 : ~uint64_t{0};
-  auto wrap = [&](uint64_t v) -> std::optional<int64_t> {
-    v &= mask;
-    if (type && type->is_signed && type->width < 64 && (v >> (type->width - 1)) & 1) return static_cast<int64_t>(v | ~mask);
-    if (v >= static_cast<uint64_t>(kLimit)) return std::nullopt;
-    return static_cast<int64_t>(v);
-  };
   auto b = operand(3);
   if (!b) return std::nullopt;
-  uint64_t x = static_cast<uint64_t>(*a), y = static_cast<uint64_t>(*b);
-  switch (def->opcode()) {
-    case Op::OpBitwiseXor: return wrap(x ^ y);
-    case Op::OpBitwiseAnd: return wrap(x & y);
-    case Op::OpBitwiseOr: return wrap(x | y);
-    case Op::OpShiftLeftLogical: return y < 64 ? wrap(x << y) : std::nullopt;
-    case Op::OpShiftRightLogical: return y < 64 ? wrap((x & mask) >> y) : std::nullopt;
-    case Op::OpUDiv: return y ? wrap((x & mask) / (y & mask)) : std::nullopt;
-    case Op::OpUMod: return y ? wrap((x & mask) % (y & mask)) : std::nullopt;
-    case Op::OpIAdd: return wrap(x + y);
-    case Op::OpISub: return wrap(x - y);
-    case Op::OpIMul: return wrap(x * y);
-    default: return std::nullopt;
-  }
+  return MachineInt::of(module_, def->type_id())
+      .combine(def->opcode(), static_cast<uint64_t>(*a), static_cast<uint64_t>(*b));
 }
 
 // --- Evaluator --------------------------------------------------------------
@@ -741,32 +701,7 @@ struct Evaluator::Node {
   const ir::Instruction* def = nullptr;
   int depth = 0;
   int operands[2] = {-1, -1};
-  bool typed = false, is_signed = false;
-  uint32_t width = 64;
-  uint64_t mask = ~uint64_t{0};
-
-  // How a definition combines its operands' values, as evaluate_definition does.
-  std::optional<int64_t> combine(uint64_t x, uint64_t y) const {
-    auto wrap = [&](uint64_t v) -> std::optional<int64_t> {
-      v &= mask;
-      if (typed && is_signed && width < 64 && (v >> (width - 1)) & 1) return static_cast<int64_t>(v | ~mask);
-      if (v >= static_cast<uint64_t>(kLimit)) return std::nullopt;
-      return static_cast<int64_t>(v);
-    };
-    switch (def->opcode()) {
-      case Op::OpBitwiseXor: return wrap(x ^ y);
-      case Op::OpBitwiseAnd: return wrap(x & y);
-      case Op::OpBitwiseOr: return wrap(x | y);
-      case Op::OpShiftLeftLogical: return y < 64 ? wrap(x << y) : std::nullopt;
-      case Op::OpShiftRightLogical: return y < 64 ? wrap((x & mask) >> y) : std::nullopt;
-      case Op::OpUDiv: return y ? wrap((x & mask) / (y & mask)) : std::nullopt;
-      case Op::OpUMod: return y ? wrap((x & mask) % (y & mask)) : std::nullopt;
-      case Op::OpIAdd: return wrap(x + y);
-      case Op::OpISub: return wrap(x - y);
-      case Op::OpIMul: return wrap(x * y);
-      default: return std::nullopt;
-    }
-  }
+  MachineInt machine;
 };
 
 Evaluator::Evaluator(const SymbolicValues& values, std::vector<Symbol> assigned)
@@ -831,29 +766,12 @@ int Evaluator::definition_node(uint32_t id, int depth) {
   if (auto it = definitions_.find({id, depth}); it != definitions_.end()) return it->second;
   int index = fail_node();
   const ir::Instruction* def = depth > kEvaluationDepth ? nullptr : values_.module_.def(id);
-  bool supported = false;
-  if (def && def->operands().size() == 4) {
-    switch (def->opcode()) {
-      case Op::OpBitwiseXor: case Op::OpBitwiseAnd: case Op::OpBitwiseOr: case Op::OpShiftLeftLogical:
-      case Op::OpShiftRightLogical: case Op::OpUDiv: case Op::OpUMod: case Op::OpIAdd: case Op::OpISub:
-      case Op::OpIMul:
-        supported = true;
-        break;
-      default:
-        break;
-    }
-  }
-  if (supported) {
+  if (def && def->operands().size() == 4 && MachineInt::computes(def->opcode())) {
     Node node;
     node.kind = Node::Kind::Definition;
     node.def = def;
     node.depth = depth;
-    if (std::optional<IntType> type = int_type(values_.module_, def->type_id())) {
-      node.typed = true;
-      node.is_signed = type->is_signed;
-      node.width = type->width;
-      if (type->width < 64) node.mask = (uint64_t{1} << type->width) - 1;
-    }
+    node.machine = MachineInt::of(values_.module_, def->type_id());
     index = static_cast<int>(nodes_.size());
     nodes_.push_back(node);
   }
@@ -914,7 +832,8 @@ std::optional<int64_t> Evaluator::evaluate_definition(int index, std::span<const
   if (!a) return std::nullopt;
   auto b = operand(1);
   if (!b) return std::nullopt;
-  return nodes_[static_cast<size_t>(index)].combine(static_cast<uint64_t>(*a), static_cast<uint64_t>(*b));
+  const Node& node = nodes_[static_cast<size_t>(index)];
+  return node.machine.combine(node.def->opcode(), static_cast<uint64_t>(*a), static_cast<uint64_t>(*b));
 }
 
 bool Evaluator::prepare(size_t handle) { return prepare_node(static_cast<int>(handle)); }
@@ -985,7 +904,7 @@ void Evaluator::evaluate_node_all(int index, std::span<const int64_t* const> col
       evaluate_node_all(node.operands[1], columns, count, b, b_known);
       for (size_t i = 0; i < count; ++i) {
         if (!a_known[i] || !b_known[i]) continue;
-        if (auto v = node.combine(static_cast<uint64_t>(a[i]), static_cast<uint64_t>(b[i]))) {
+        if (auto v = node.machine.combine(node.def->opcode(), static_cast<uint64_t>(a[i]), static_cast<uint64_t>(b[i]))) {
           values[i] = *v;
           known[i] = 1;
         }

@@ -196,6 +196,7 @@ class SymbolicValues {
   uint32_t first_constant_load(const ir::Instruction& load) const;
   std::string value_name(uint32_t id) const;
   std::optional<Polynomial> divide(const Polynomial& p, int64_t divisor, bool remainder) const;
+  std::optional<Polynomial> combine(spv::Op op, const Polynomial& a, const Polynomial& b) const;
   std::optional<int64_t> evaluate(const Polynomial& polynomial, const Assignment& assignment, int depth) const;
   std::optional<int64_t> evaluate_definition(uint32_t id, const Assignment& assignment, int depth) const;
 
