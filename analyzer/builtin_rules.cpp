@@ -1,5 +1,5 @@
 // The rules no rule object stands for whose findings the front end and the
-// validator make. Their documentation is the rule API's (rules/builtin_rules.cpp).
+// validator make. Their documentation is the rule API's (rules/builtin_descriptions.cpp).
 #include "analyzer/diagnostic.h"
 
 namespace klint {

@@ -197,6 +197,8 @@ class SymbolicValues {
   std::string value_name(uint32_t id) const;
   std::optional<Polynomial> divide(const Polynomial& p, int64_t divisor, bool remainder) const;
   std::optional<Polynomial> combine(spv::Op op, const Polynomial& a, const Polynomial& b) const;
+  // The form of `id` if value() has computed it, else nullptr.
+  const Polynomial* computed(uint32_t id) const;
   std::optional<int64_t> evaluate(const Polynomial& polynomial, const Assignment& assignment, int depth) const;
   std::optional<int64_t> evaluate_definition(uint32_t id, const Assignment& assignment, int depth) const;
 
