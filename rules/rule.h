@@ -148,7 +148,7 @@ std::vector<Diagnostic> run_rules(const Module& module, const RuleSelection& sel
                                   const RuleOptions& options);
 
 namespace detail {
-// The rules no Rule object stands for (rules/builtin_rules.cpp).
+// The rules no Rule object stands for (rules/builtin_descriptions.cpp).
 std::vector<const RuleInfo*> builtin_rules();
 const RuleDescription* builtin_description(const RuleInfo& rule);
 
