@@ -8,6 +8,7 @@
 #include "analyzer/module.h"
 #include "analyzer/pointers.h"
 #include "analyzer/ssa.h"
+#include "analyzer/subgroup_facts.h"
 #include "analyzer/symbolic.h"
 
 namespace klint {
@@ -246,7 +247,8 @@ bool Uniformity::same_in_workgroup(uint32_t id) const {
       case Symbol::Kind::NumSubgroups:
         continue;
       case Symbol::Kind::Induction: case Symbol::Kind::Value:
-        if (symbol.id != id && module_.def(symbol.id) && !values_.count(symbol.id) && !is_builtin_load(symbol.id)) {
+        if (symbol.id != id && module_.def(symbol.id) && !values_.count(symbol.id) &&
+            !loaded_builtin(module_, symbol.id)) {
           continue;
         }
         return false;
@@ -255,14 +257,6 @@ bool Uniformity::same_in_workgroup(uint32_t id) const {
     }
   }
   return true;
-}
-
-bool Uniformity::is_builtin_load(uint32_t id) const {
-  // An opaque built-in load stands for the whole per-invocation value.
-  const ir::Instruction* definition = module_.def(id);
-  if (!definition || definition->opcode() != Op::OpLoad) return false;
-  const ir::Instruction* variable = pointer_variable(module_, definition->word(2));
-  return variable && module_.builtin(variable->result_id()).has_value();
 }
 
 bool Uniformity::follows_operands(const ir::Instruction& instruction) const {

@@ -87,7 +87,6 @@ class Uniformity {
   bool follows_operands(const ir::Instruction& instruction) const;
   bool same_in_workgroup(uint32_t id) const;
   bool fixed_workgroup_size() const;
-  bool is_builtin_load(uint32_t id) const;
   std::optional<uint64_t> index_split(const ir::Instruction& comparison, uint32_t* index) const;
   bool is_subgroup_aligned_index(uint32_t id) const;
   static bool may_cancel(const ir::Instruction& instruction);
