@@ -92,6 +92,9 @@ void Module::index() {
     switch (instruction.opcode()) {
       case spv::Op::OpString: strings_[instruction.result_id()] = instruction.string(1); break;
       case spv::Op::OpName: names_.emplace(instruction.word(0), instruction.string(1)); break;
+      case spv::Op::OpMemberName:
+        member_names_.emplace(std::pair{instruction.word(0), instruction.word(1)}, instruction.string(2));
+        break;
       case spv::Op::OpSource:
         source_language_ = static_cast<spv::SourceLanguage>(instruction.word(0));
         if (instruction.operands().size() > 3) {
@@ -242,6 +245,23 @@ std::optional<spv::BuiltIn> Module::builtin(uint32_t variable_id) const {
     }
   }
   return std::nullopt;
+}
+
+std::string Module::variable_name(uint32_t variable) const {
+  // An anonymous block's instance (`shared Tile { ... };`) goes by its block's name.
+  if (auto it = names_.find(variable); it == names_.end() || it->second.empty()) {
+    const ir::Instruction* def = this->def(variable);
+    const ir::Instruction* pointer = def && def->opcode() == spv::Op::OpVariable ? this->def(def->type_id()) : nullptr;
+    if (auto block = pointer ? names_.find(pointer->word(2)) : names_.end(); block != names_.end() && !block->second.empty()) {
+      return block->second;
+    }
+  }
+  return name(variable);
+}
+
+std::string Module::member_name(uint32_t struct_id, uint32_t member) const {
+  auto it = member_names_.find({struct_id, member});
+  return it != member_names_.end() ? it->second : std::string();
 }
 
 bool Module::has_decoration(uint32_t id, spv::Decoration decoration) const {
@@ -429,11 +449,11 @@ Location Module::declaration(uint32_t variable_id) const {
   if (const ir::Instruction* variable = def(variable_id)) {
     if (auto known = indexed_location(*variable)) return *known;
   }
-  if (auto name = names_.find(variable_id); name != names_.end()) {
+  if (const std::string name = variable_name(variable_id); !name.starts_with("%")) {
     auto declares = [&](std::string_view line) {
-      return (contains_word(line, "shared") || contains_word(line, "groupshared")) && contains_word(line, name->second);
+      return (contains_word(line, "shared") || contains_word(line, "groupshared")) && contains_word(line, name);
     };
-    if (auto found = find_line(declares, name->second)) return *found;
+    if (auto found = find_line(declares, name)) return *found;
   }
   for (const EntryPoint& entry : entry_points_) {
     if (entry.function) return location(entry.function->definition);

@@ -82,6 +82,11 @@ class Module {
 
   // OpName, or "%<id>" when there is none.
   std::string name(uint32_t id) const;
+  // name(), except that an anonymous block's instance (`shared Tile { ... };`,
+  // which glslang leaves nameless) goes by its block's name.
+  std::string variable_name(uint32_t variable) const;
+  // A struct member's OpMemberName; empty when it has none.
+  std::string member_name(uint32_t struct_id, uint32_t member) const;
   // The built-in a variable (or a struct member 0 of a built-in block) is decorated with.
   std::optional<spv::BuiltIn> builtin(uint32_t variable_id) const;
   bool has_decoration(uint32_t id, spv::Decoration decoration) const;
@@ -164,6 +169,7 @@ class Module {
   std::unordered_map<uint32_t, const ir::Instruction*> defs_;
   std::unordered_map<uint32_t, std::vector<const ir::Instruction*>> uses_;
   std::unordered_map<uint32_t, std::string> names_;
+  std::map<std::pair<uint32_t, uint32_t>, std::string> member_names_;  // (struct, member) -> OpMemberName
   std::unordered_map<uint32_t, std::string> strings_;  // OpString
   spv::SourceLanguage source_language_ = spv::SourceLanguage::Unknown;
   // The text OpSource and OpSourceContinued carry, one entry per file, the

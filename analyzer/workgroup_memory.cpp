@@ -14,6 +14,28 @@ bool is_workgroup_variable(const Module& module, uint32_t id) {
 
 }  // namespace
 
+bool is_explicit_layout_block(const Module& module, uint32_t variable) {
+  if (!is_workgroup_variable(module, variable)) return false;
+  const ir::Instruction* pointer = module.def(module.def(variable)->type_id());
+  return pointer && module.has_decoration(pointer->word(2), spv::Decoration::Block);
+}
+
+uint32_t workgroup_memory_of(const Module& module, uint32_t variable) {
+  if (!is_explicit_layout_block(module, variable)) return variable;
+  for (const ir::Instruction& global : module.ir().globals) {
+    if (global.opcode() == spv::Op::OpVariable && is_explicit_layout_block(module, global.result_id())) {
+      return global.result_id();
+    }
+  }
+  return variable;
+}
+
+bool has_explicit_layout_workgroup_blocks(const Module& module) {
+  return std::any_of(module.ir().globals.begin(), module.ir().globals.end(), [&](const ir::Instruction& global) {
+    return global.opcode() == spv::Op::OpVariable && is_explicit_layout_block(module, global.result_id());
+  });
+}
+
 WorkgroupMemory workgroup_memory(const Module& module, const EntryPoint& entry) {
   std::set<uint32_t> ids;
   for (size_t i = 3; i < entry.instruction->operands().size(); ++i) {
@@ -35,6 +57,7 @@ WorkgroupMemory workgroup_memory(const Module& module, const EntryPoint& entry) 
     }
   }
   WorkgroupMemory memory;
+  uint64_t aliased_bytes = 0;
   for (uint32_t id : ids) {
     const ir::Instruction* pointer = module.def(module.def(id)->type_id());
     auto bytes = pointer ? module.type_size(pointer->word(2)) : std::nullopt;
@@ -42,9 +65,15 @@ WorkgroupMemory workgroup_memory(const Module& module, const EntryPoint& entry) 
       memory.unsized.push_back(id);
       continue;
     }
-    memory.variables.push_back({id, *bytes});
-    memory.total += *bytes;
+    const bool aliased = is_explicit_layout_block(module, id);
+    memory.variables.push_back({id, *bytes, aliased});
+    if (aliased) {
+      aliased_bytes = std::max(aliased_bytes, *bytes);
+    } else {
+      memory.total += *bytes;
+    }
   }
+  memory.total += aliased_bytes;
   std::sort(memory.variables.begin(), memory.variables.end(), [](const auto& a, const auto& b) {
     return a.bytes != b.bytes ? a.bytes > b.bytes : a.id < b.id;
   });

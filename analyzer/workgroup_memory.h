@@ -1,6 +1,10 @@
 // The workgroup (shared) memory an entry point uses: the Workgroup variables
 // listed in its interface or used by the functions it calls, at their natural
 // sizes (specialization constants at their defaults).
+//
+// Workgroup variables whose type is a Block-decorated struct (explicit layout,
+// VK_KHR_workgroup_memory_explicit_layout; GLSL's `shared Name { ... };`) all
+// alias one another: they are one memory, at offset 0 of each.
 #pragma once
 
 #include <cstdint>
@@ -13,15 +17,28 @@ namespace klint {
 struct WorkgroupVariable {
   uint32_t id = 0;
   uint64_t bytes = 0;
+  bool aliased = false;  // an explicit-layout block: it shares its memory with the others
 };
 
 struct WorkgroupMemory {
   std::vector<WorkgroupVariable> variables;  // largest first, then by id
+  // What they take together: the aliased blocks count once, at the largest.
   uint64_t total = 0;
   // Variables whose size klint cannot compute (runtime arrays, unknown types).
   std::vector<uint32_t> unsized;
 };
 
 WorkgroupMemory workgroup_memory(const Module& module, const EntryPoint& entry);
+
+// The memory a Workgroup variable's accesses touch, named by a variable: for
+// an explicit-layout block, the first such block of the module (offsets into
+// each count from the same byte); for any other variable, the variable itself.
+uint32_t workgroup_memory_of(const Module& module, uint32_t variable);
+
+// Whether `variable` is a Workgroup variable of a Block-decorated struct.
+bool is_explicit_layout_block(const Module& module, uint32_t variable);
+
+// Whether the module declares explicit-layout Workgroup blocks.
+bool has_explicit_layout_workgroup_blocks(const Module& module);
 
 }  // namespace klint

@@ -234,6 +234,7 @@ std::optional<PushConstants> push_constants(const Context& context, const EntryU
 
 WorkgroupMemory workgroup_memory(const Context& context, const EntryUsage& entry) {
   WorkgroupMemory out;
+  uint64_t aliased_bytes = 0;  // explicit-layout blocks share one memory: the largest counts
   for (const WorkgroupUse& use : entry.workgroup_variables) {
     WorkgroupVariable variable;
     variable.name = context.compiler.get_name(use.variable_id);
@@ -241,9 +242,16 @@ WorkgroupMemory workgroup_memory(const Context& context, const EntryUsage& entry
     variable.type = type_name(context, context.compiler.get_type_from_variable(use.variable_id));
     variable.bytes = use.bytes;
     variable.used = use.used;
-    if (use.used && use.bytes) out.total_bytes += *use.bytes;
+    if (use.used && use.bytes) {
+      if (use.aliased) {
+        aliased_bytes = std::max(aliased_bytes, *use.bytes);
+      } else {
+        out.total_bytes += *use.bytes;
+      }
+    }
     out.variables.push_back(std::move(variable));
   }
+  out.total_bytes += aliased_bytes;
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include "analyzer/ir/module.h"
 #include "analyzer/ir/opcodes.h"
 #include "analyzer/module.h"
+#include "analyzer/workgroup_memory.h"
 
 namespace klint::reflect {
 namespace {
@@ -249,7 +250,8 @@ EntryUsage analyze_entry(const Module& module, const klint::EntryPoint& entry) {
     if (used) out.variables[id] = walker.walk_variable(id);
     if (static_cast<spv::StorageClass>(global.word(2)) == spv::StorageClass::Workgroup) {
       const ir::Instruction* pointer_type = module.def(global.type_id());
-      out.workgroup_variables.push_back({id, pointer_type ? module.type_size(pointer_type->word(2)) : std::nullopt, used});
+      out.workgroup_variables.push_back({id, pointer_type ? module.type_size(pointer_type->word(2)) : std::nullopt, used,
+                                         is_explicit_layout_block(module, id)});
     }
   }
   out.barriers = count_barriers(module, functions);

@@ -28,6 +28,7 @@ struct WorkgroupUse {
   uint32_t variable_id = 0;
   std::optional<uint64_t> bytes;
   bool used = false;
+  bool aliased = false;  // an explicit-layout block, which shares its memory with the others
 };
 
 struct EntryUsage {

@@ -65,6 +65,20 @@ given, that the SPIRV-Tools validator rejects for the `--target-env`. The
 validator's own message is kept, including its `VUID-...` reference where it
 names one.
 
+Three things are not this finding, because the shader is not what is wrong;
+each is one note on the file, and klint analyzes the module:
+- A capability or an instruction the SPIRV-Tools klint links does not know
+  yet (a newer extension, or one a shader names through
+  `GL_EXT_spirv_intrinsics`). klint validates the module without it, takes
+  the instruction's result as an unknown value, and says that validation was
+  partial. `--confirm` does not run such a module: it is not the shader.
+- A block layout that needs the `scalarBlockLayout` feature: like a
+  capability, that is a feature the host enables, and klint validates with it.
+- A conversion between types of one width (`OpFConvert` from half to half) in
+  a module klint compiled from GLSL or HLSL: no source asks for one, glslang
+  emits it, and klint analyzes the copy it means. In SPIR-V you give klint,
+  it is this finding.
+
 ## Why it matters
 Drivers are allowed to assume valid SPIR-V: an invalid module may be rejected
 by `vkCreateShaderModule`, crash the driver's compiler, or silently run

@@ -265,7 +265,7 @@ class SharedMemoryBankConflict final : public Rule {
         std::optional<Conflict> conflict = worst_conflict(values, accesses, finder, access);
         if (!conflict || conflict->degree < kReportedDegree) continue;
         Location location = module.nearest_location(*access.instruction);
-        auto key = std::pair{location.file + ":" + module.name(access.variable), location.line};
+        auto key = std::pair{location.file + ":" + module.variable_name(access.variable), location.line};
         auto [it, inserted] = findings.try_emplace(key, &access, *conflict);
         if (!inserted && conflict->degree > it->second.second.degree) it->second = {&access, *conflict};
       }
@@ -340,7 +340,7 @@ class SharedMemoryBankConflict final : public Rule {
 
   static void report_conflict(const Module& module, Reporter& report, const MemoryAccess& access,
                               const Conflict& conflict) {
-    std::string name = module.name(access.variable);
+    std::string name = module.variable_name(access.variable);
     const char* verb = access.kind == MemoryAccess::Kind::Read    ? "read"
                        : access.kind == MemoryAccess::Kind::Write ? "write"
                                                                   : "update";

@@ -122,7 +122,8 @@ class SharedMemoryLimitsOccupancy final : public Rule {
       if (!memory.variables.empty()) {
         const WorkgroupVariable& largest = memory.variables.front();
         diagnostic.note(module.declaration(largest.id),
-                        fmt::format("'{}' takes {} bytes", module.name(largest.id), largest.bytes));
+                        fmt::format("'{}' takes {} bytes{}", module.variable_name(largest.id), largest.bytes,
+                                    largest.aliased ? ", in the memory the explicit-layout blocks share" : ""));
       }
       diagnostic.fix_title("use smaller tiles, or reuse one buffer in stages, to fit more workgroups");
     }

@@ -95,7 +95,8 @@ class SharedMemoryOverLimit final : public Rule {
       for (size_t i = 0; i < std::min(memory.variables.size(), kLargestShown); ++i) {
         const WorkgroupVariable& variable = memory.variables[i];
         diagnostic.note(module.declaration(variable.id),
-                        fmt::format("'{}' takes {}", module.name(variable.id), bytes_text(variable.bytes)));
+                        fmt::format("'{}' takes {}{}", module.variable_name(variable.id), bytes_text(variable.bytes),
+                                    variable.aliased ? ", in the memory the explicit-layout blocks share" : ""));
       }
       if (!options.max_shared_memory) {
         judge_limit(diagnostic, options, module.location(entry.function->definition), "16384 bytes");

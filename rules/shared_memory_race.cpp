@@ -5,6 +5,7 @@
 
 #include "analyzer/barrier_intervals.h"
 #include "analyzer/collision.h"
+#include "analyzer/workgroup_memory.h"
 #include "rules/rule.h"
 #include "rules/support/shared_access_text.h"
 
@@ -87,9 +88,11 @@ bool writes(const MemoryAccess& access) {
   return access.kind == MemoryAccess::Kind::Write || access.kind == MemoryAccess::Kind::Atomic;
 }
 
-bool may_race(const MemoryAccess& a, const MemoryAccess& b) {
+bool may_race(const Module& module, const MemoryAccess& a, const MemoryAccess& b) {
   if (a.storage != spv::StorageClass::Workgroup || b.storage != spv::StorageClass::Workgroup) return false;
-  if (a.variable != b.variable) return false;
+  if (a.variable != b.variable && workgroup_memory_of(module, a.variable) != workgroup_memory_of(module, b.variable)) {
+    return false;
+  }
   if (a.kind == MemoryAccess::Kind::Atomic && b.kind == MemoryAccess::Kind::Atomic) return false;
   return writes(a) || writes(b);
 }
@@ -124,7 +127,7 @@ class SharedMemoryRace final : public Rule {
       for (const ConcurrentPair& pair : *pairs) {
         const MemoryAccess& a = accesses.all()[pair.a];
         const MemoryAccess& b = accesses.all()[pair.b];
-        if (!may_race(a, b)) continue;
+        if (!may_race(module, a, b)) continue;
         // Report where the barrier is missing: at the access that runs second,
         // or, for accesses on two sides of a branch, at the write.
         const MemoryAccess& at = (pair.ordered || writes(b) || !writes(a)) ? b : a;
@@ -150,7 +153,7 @@ class SharedMemoryRace final : public Rule {
  private:
   static void report_race(const Module& module, Reporter& report, const MemoryAccess& at, const MemoryAccess& other,
                           const Collision& collision, const EntryPoint& entry) {
-    std::string variable = module.name(at.variable);
+    std::string variable = module.variable_name(at.variable);
     std::string element = element_text(module, at.variable, collision.first.offset);
     std::string first = invocation_text(collision.first, entry);
     std::string second = invocation_text(collision.second, entry);

@@ -7,6 +7,7 @@
 
 #include "analyzer/accesses.h"
 #include "analyzer/collision.h"
+#include "analyzer/workgroup_memory.h"
 #include "rules/rule.h"
 #include "rules/support/shared_access_text.h"
 
@@ -203,27 +204,33 @@ class UninitializedSharedRead final : public Rule {
       const ir::Function& function = *entry.function;
       const Accesses& accesses = module.accesses(function);
       const CollisionFinder& finder = module.collisions(function);
-      std::set<uint32_t> variables;
+      std::set<uint32_t> memories;
       for (const MemoryAccess& access : accesses.all()) {
-        if (access.storage == spv::StorageClass::Workgroup) variables.insert(access.variable);
+        if (access.storage == spv::StorageClass::Workgroup) memories.insert(workgroup_memory_of(module, access.variable));
       }
-      for (uint32_t variable : variables) check_variable(module, function, entry, finder, variable, report);
+      for (uint32_t memory : memories) check_memory(module, function, entry, finder, memory, report);
     }
   }
 
  private:
-  static void check_variable(const Module& module, const ir::Function& function, const EntryPoint& entry,
-                             const CollisionFinder& finder, uint32_t variable, Reporter& report) {
+  // The bytes of one memory (workgroup_memory_of): one variable, or every
+  // explicit-layout block, which alias.
+  static void check_memory(const Module& module, const ir::Function& function, const EntryPoint& entry,
+                           const CollisionFinder& finder, uint32_t memory, Reporter& report) {
     const Accesses& accesses = module.accesses(function);
     const Cfg& cfg = module.cfg(function);
     std::vector<const MemoryAccess*> writes, reads;
+    std::optional<uint64_t> size = 0;
     for (const MemoryAccess& access : accesses.all()) {
-      if (access.variable != variable || access.storage != spv::StorageClass::Workgroup) continue;
+      if (access.storage != spv::StorageClass::Workgroup || workgroup_memory_of(module, access.variable) != memory) {
+        continue;
+      }
       (access.kind == MemoryAccess::Kind::Read ? reads : writes).push_back(&access);
+      const ir::Instruction* def = module.def(access.variable);
+      const ir::Instruction* pointer = def ? module.def(def->type_id()) : nullptr;
+      std::optional<uint64_t> bytes = pointer ? module.type_size(pointer->word(2)) : std::nullopt;
+      size = size && bytes ? std::optional<uint64_t>(std::max(*size, *bytes)) : std::nullopt;
     }
-    const ir::Instruction* def = module.def(variable);
-    const ir::Instruction* pointer = def ? module.def(def->type_id()) : nullptr;
-    std::optional<uint64_t> size = pointer ? module.type_size(pointer->word(2)) : std::nullopt;
     if (!size || *size == 0 || *size > (1u << 20)) return;
     // A write klint cannot evaluate may cover anything.
     for (const MemoryAccess* write : writes) {
@@ -333,13 +340,14 @@ class UninitializedSharedRead final : public Rule {
     }
     std::string message = !first_write
         ? fmt::format("invocation {} reads {}, but no invocation writes '{}' before this read",
-                      invocation_text(uncovered.reader, entry), element, module.name(read.variable))
+                      invocation_text(uncovered.reader, entry), element, module.variable_name(read.variable))
         : fmt::format("invocation {} reads {}, which no invocation writes before it{}",
                       invocation_text(uncovered.reader, entry), element, when);
     auto builder = report.at(*read.instruction, message);
     if (first_write) {
       builder.note(*first_write->instruction,
-                   fmt::format("'{}' is written here, but not at {}{}", module.name(read.variable), element, when));
+                   fmt::format("'{}' is written here, but not at {}{}", module.variable_name(first_write->variable), element,
+                               when));
     }
     builder.fix_title("write every element that is read (idle invocations store the identity, e.g. 0), or bound the read");
   }

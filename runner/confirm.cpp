@@ -10,6 +10,7 @@
 
 #include "analyzer/ir/module.h"
 #include "analyzer/loops.h"
+#include "analyzer/workgroup_memory.h"
 #include "analyzer/module.h"
 #include "reflect/reflection.h"
 #include "runner/harness.h"
@@ -483,6 +484,22 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
   }
   if (pending.empty()) return verdicts;
   if (!shader.module) return not_runnable(findings, "klint did not analyze it");
+  if (has_explicit_layout_workgroup_blocks(*shader.module)) {
+    Verdicts verdicts = not_runnable(findings, "klint's runs do not log explicit-layout workgroup blocks yet");
+    for (std::optional<Confirmation>& verdict : verdicts) {
+      if (verdict) verdict->details = {"no run: the shadow memory covers shared variables, not blocks that alias"};
+    }
+    return verdicts;
+  }
+  if (!shader.stood_in.empty()) {
+    // A run of the module with the stand-ins would not run the shader.
+    Verdicts verdicts =
+        not_runnable(findings, "klint analyzed it with stand-ins for what its SPIRV-Tools does not know");
+    for (std::optional<Confirmation>& verdict : verdicts) {
+      if (verdict) verdict->details = {"stood in: " + shader.stood_in, "no run: a run would not run the shader"};
+    }
+    return verdicts;
+  }
   // The runs instrument the module the rules saw, so that the findings'
   // instructions are its instructions.
   const Module& module = *shader.module;
@@ -523,7 +540,7 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
                           : size_text(run.subgroup_size) + " (" + run.message + ")");
     }
     if (!completed && tried.empty() && shapes.size() == 1) {
-      error = "the run " + o->runs.front().message;
+      error = "the run failed: " + o->runs.front().message;
       return false;
     }
     tried.push_back(fmt::format("{} at {}", confirmer.setup_text(setup.shape, harness), fmt::join(sizes, ", ")));

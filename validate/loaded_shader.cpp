@@ -8,12 +8,31 @@
 #include "analyzer/normalize.h"
 #include "analyzer/printable.h"
 #include "validate/spirv_val.h"
+#include "validate/toolchain_repairs.h"
 
 namespace klint {
 namespace {
 
 Diagnostic invalid_spirv(Location location, std::string message) {
   return Diagnostic{&kInvalidSpirv, Severity::Error, std::move(message), std::move(location), {}, {}};
+}
+
+// The validator's message on one line: it puts the instruction it blames on
+// lines of its own.
+std::string one_line(const std::string& message) {
+  const size_t newline = message.find('\n');
+  if (newline == std::string::npos) return message;
+  std::string rest;
+  for (size_t at = newline; at < message.size(); ++at) {
+    const char c = message[at];
+    if (c == '\n' || c == ' ') {
+      if (!rest.empty() && rest.back() != ' ') rest += ' ';
+    } else {
+      rest += c;
+    }
+  }
+  while (!rest.empty() && rest.back() == ' ') rest.pop_back();
+  return rest.empty() ? message.substr(0, newline) : fmt::format("{}, in `{}`", message.substr(0, newline), rest);
 }
 
 // Gives every instruction of an assembled module an OpLine naming its line in
@@ -81,12 +100,64 @@ size_t nesting_depth(const ir::Module& module) {
   return deepest;
 }
 
+bool has_error(const std::vector<ValidationMessage>& messages) {
+  return std::any_of(messages.begin(), messages.end(), [](const ValidationMessage& m) { return m.is_error; });
+}
+
+// A module SPIRV-Tools cannot parse for a capability or an instruction it
+// does not know is analyzed with stand-ins for them (validate/toolchain_repairs.h),
+// and says so; nullopt when that is not what is wrong or does not help.
+std::optional<ir::Module> stand_in_unknown(CompiledShader& compiled, LoadedShader& shader) {
+  std::optional<RepairedWords> repaired = stand_in_unknown_instructions(compiled.spirv);
+  if (!repaired) return std::nullopt;
+  ir::DecodeError ignored;
+  std::optional<ir::Module> module = ir::decode(repaired->words, &ignored);
+  if (!module) return std::nullopt;
+  shader.stood_in = repaired->what;
+  const bool one = repaired->changed.size() == 1;
+  shader.notes.push_back({printable(fmt::format(
+      "the SPIRV-Tools klint uses does not know {}; klint validated the module without {}{}: validation was partial",
+      repaired->what, one ? "it" : "them",
+      repaired->unknown_results ? ", and analyzed each such instruction's result as an unknown value" : ""))});
+  compiled.spirv = std::move(repaired->words);
+  return module;
+}
+
+// A module glslang compiled with conversions between types of one width is
+// the compiler's bug, not the shader's: klint says so once and analyzes the
+// copies they mean, when that is all the validator had against it.
+std::optional<ir::Module> copy_conversions(CompiledShader& compiled, const ir::Module& original, spv_target_env env,
+                                           BlockLayout layout, LoadedShader& shader) {
+  std::optional<RepairedWords> repaired = copy_same_width_conversions(compiled.spirv);
+  if (!repaired || has_error(validate_spirv(repaired->words, env, layout))) return std::nullopt;
+  ir::DecodeError ignored;
+  std::optional<ir::Module> module = ir::decode(repaired->words, &ignored);
+  if (!module) return std::nullopt;
+  std::string where;
+  {
+    const Module located(ir::Module(original), ModuleOrigin{shader.path, compiled.assembly_lines});
+    size_t ordinal = 0;
+    located.ir().for_each_instruction([&](const ir::Instruction& i) {
+      if (++ordinal != repaired->changed.front()) return;
+      const Location location = located.location(i);
+      if (location.line > 0) where = fmt::format(", first at {}:{}", location.file, location.line);
+    });
+  }
+  shader.notes.push_back({printable(fmt::format(
+      "glslang emitted {} same-width conversion{} ({}){}, which the SPIR-V validator rejects: that is the "
+      "compiler's bug, not the shader's, and klint analyzed each as the copy it means",
+      repaired->changed.size(), repaired->changed.size() == 1 ? "" : "s", repaired->what, where))});
+  compiled.spirv = std::move(repaired->words);
+  return module;
+}
+
 // Decodes, validates and normalizes what the compiler gave; `shader` has
 // everything but the module's parts already.
-void load_compiled(CompiledShader& compiled, const LoadOptions& load, LoadedShader& shader) {
+void load_compiled(CompiledShader& compiled, Language language, const LoadOptions& load, LoadedShader& shader) {
   const spv_target_env env = shader.target_env();
   ir::DecodeError decode_error;
   std::optional<ir::Module> original = ir::decode(compiled.spirv, &decode_error);
+  if (!original && load.normalize) original = stand_in_unknown(compiled, shader);
   if (!original) {
     shader.diagnostics.push_back(invalid_spirv(Location{shader.path}, decode_error.message));
     return;
@@ -98,7 +169,29 @@ void load_compiled(CompiledShader& compiled, const LoadOptions& load, LoadedShad
     return;
   }
 
-  if (auto messages = validate_spirv(compiled.spirv, env); !messages.empty()) {
+  std::vector<ValidationMessage> messages = validate_spirv(compiled.spirv, env);
+  if (has_error(messages)) {
+    // Which block layouts a device takes is a feature the host enables, as it
+    // does a capability (docs/portability.md): klint validates the rest.
+    const LoadNote scalar_layout{
+        "the module's block layout needs the scalarBlockLayout feature (Vulkan 1.2, VK_EXT_scalar_block_layout); "
+        "klint validated it with that feature"};
+    const bool from_source = language != Language::SpirvBinary && language != Language::SpirvAssembly;
+    if (!has_error(validate_spirv(compiled.spirv, env, BlockLayout::Scalar))) {
+      messages.clear();
+      shader.notes.push_back(scalar_layout);
+    } else if (from_source) {
+      for (BlockLayout layout : {BlockLayout::Default, BlockLayout::Scalar}) {
+        std::optional<ir::Module> repaired = copy_conversions(compiled, *original, env, layout, shader);
+        if (!repaired) continue;
+        original = std::move(repaired);
+        messages.clear();
+        if (layout == BlockLayout::Scalar) shader.notes.push_back(scalar_layout);
+        break;
+      }
+    }
+  }
+  if (has_error(messages)) {
     // The validator blames instructions by ordinal in the module as compiled.
     Module module(std::move(*original), ModuleOrigin{shader.path, compiled.assembly_lines});
     std::vector<const ir::Instruction*> by_ordinal;
@@ -109,7 +202,7 @@ void load_compiled(CompiledShader& compiled, const LoadOptions& load, LoadedShad
       if (message.instruction > 0 && message.instruction <= by_ordinal.size()) {
         location = module.location(*by_ordinal[message.instruction - 1]);
       }
-      shader.diagnostics.push_back(invalid_spirv(std::move(location), message.message));
+      shader.diagnostics.push_back(invalid_spirv(std::move(location), one_line(message.message)));
     }
     return;
   }
@@ -182,7 +275,7 @@ LoadedShader load_shader(const ShaderInput& input, const CompileOptions& options
   shader.non_compute_stage = std::move(compiled.non_compute_stage);
   shader.compiled = compiled.ok;
   if (shader.non_compute_stage || !compiled.ok) return shader;
-  load_compiled(compiled, load, shader);
+  load_compiled(compiled, input.language, load, shader);
   return shader;
 }
 

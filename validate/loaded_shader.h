@@ -82,6 +82,10 @@ struct LoadedShader {
   std::vector<uint32_t> words;
   // For `words` as compiled from SPIR-V assembly: each instruction's text line.
   std::vector<uint32_t> assembly_lines;
+  // What klint stood in for instructions the linked SPIRV-Tools does not know
+  // (a note says so; empty when nothing): the module analyzed is not the
+  // shader, so no run may take it.
+  std::string stood_in;
   // The normalized module, or the module as written when normalization
   // failed (a note says so). Its Module::location maps instructions to source.
   std::unique_ptr<Module> module;

@@ -6,7 +6,7 @@ namespace klint {
 namespace {
 
 std::vector<ValidationMessage> run_validator(const std::vector<uint32_t>& spirv, spv_target_env env,
-                                             bool friendly_names) {
+                                             BlockLayout layout, bool friendly_names) {
   std::vector<ValidationMessage> messages;
   spvtools::SpirvTools tools(env);
   tools.SetMessageConsumer(
@@ -19,20 +19,22 @@ std::vector<ValidationMessage> run_validator(const std::vector<uint32_t>& spirv,
       });
   spvtools::ValidatorOptions options;
   options.SetFriendlyNames(friendly_names);
+  options.SetScalarBlockLayout(layout == BlockLayout::Scalar);
   tools.Validate(spirv.data(), spirv.size(), options);
   return messages;
 }
 
 }  // namespace
 
-std::vector<ValidationMessage> validate_spirv(const std::vector<uint32_t>& spirv, spv_target_env env) {
+std::vector<ValidationMessage> validate_spirv(const std::vector<uint32_t>& spirv, spv_target_env env,
+                                              BlockLayout layout) {
   // The friendly names (%param rather than %123) serve the messages alone,
   // and SPIRV-Tools makes them in time quadratic in the OpNames that repeat
   // (glslang names every call's argument copy "param"): half of klint's time
   // on Granite's BC6 decoder. Most modules are valid and get no message, so
   // the names are made only for one that does, in a second run.
-  if (run_validator(spirv, env, false).empty()) return {};
-  return run_validator(spirv, env, true);
+  if (run_validator(spirv, env, layout, false).empty()) return {};
+  return run_validator(spirv, env, layout, true);
 }
 
 }  // namespace klint

@@ -17,7 +17,13 @@ struct ValidationMessage {
   bool is_error = true;
 };
 
+// How the validator checks the offsets of blocks: by the rules `env` has
+// without device features, or relaxed to the scalar layout that Vulkan's
+// scalarBlockLayout feature (VK_EXT_scalar_block_layout, core in 1.2) allows.
+enum class BlockLayout { Default, Scalar };
+
 // Empty when the module is valid for `env`.
-std::vector<ValidationMessage> validate_spirv(const std::vector<uint32_t>& spirv, spv_target_env env);
+std::vector<ValidationMessage> validate_spirv(const std::vector<uint32_t>& spirv, spv_target_env env,
+                                              BlockLayout layout = BlockLayout::Default);
 
 }  // namespace klint

@@ -5,16 +5,37 @@
 namespace klint {
 
 std::string element_text(const Module& module, uint32_t variable, int64_t offset) {
-  std::string text = module.name(variable);
+  std::string text = module.variable_name(variable);
   const ir::Instruction* def = module.def(variable);
   const ir::Instruction* pointer = def ? module.def(def->type_id()) : nullptr;
   const ir::Instruction* type = pointer ? module.def(pointer->word(2)) : nullptr;
-  while (type && type->opcode() == spv::Op::OpTypeArray && offset >= 0) {
-    auto stride = module.type_size(type->word(1));
-    if (!stride || *stride == 0) break;
-    text += fmt::format("[{}]", offset / static_cast<int64_t>(*stride));
-    offset %= static_cast<int64_t>(*stride);
-    type = module.def(type->word(1));
+  // An anonymous block's instance goes by its block's name (Module::name);
+  // its members are named alone, as the source names them.
+  bool block_instance = type && type->opcode() == spv::Op::OpTypeStruct && module.name(type->result_id()) == text;
+  while (type && offset >= 0) {
+    if (type->opcode() == spv::Op::OpTypeArray) {
+      auto stride = module.type_size(type->word(1));
+      if (!stride || *stride == 0) break;
+      text += fmt::format("[{}]", offset / static_cast<int64_t>(*stride));
+      offset %= static_cast<int64_t>(*stride);
+      type = module.def(type->word(1));
+      continue;
+    }
+    if (type->opcode() != spv::Op::OpTypeStruct) break;
+    // Explicit layouts (blocks) give members offsets: the member at `offset`
+    // is the last one that starts at or before it.
+    std::optional<uint32_t> member;
+    uint32_t member_offset = 0;
+    for (uint32_t m = 0; m + 1 < type->operands().size(); ++m) {
+      auto at = module.member_decoration(type->result_id(), m, spv::Decoration::Offset);
+      if (at && *at <= offset && (!member || *at >= member_offset)) member = m, member_offset = *at;
+    }
+    const std::string name = member ? module.member_name(type->result_id(), *member) : std::string();
+    if (name.empty()) break;
+    text = block_instance ? name : text + "." + name;
+    block_instance = false;
+    offset -= member_offset;
+    type = module.def(type->word(1 + *member));
   }
   return text;
 }
