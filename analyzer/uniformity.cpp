@@ -131,6 +131,7 @@ Uniformity::Uniformity(const Module& module, const ir::Function& function, Unifo
     : module_(module), function_(function), scope_(scope), blocks_(function.blocks.size(), nullptr) {
   find_loops();
   find_one_subgroup_blocks();
+  if (scope_.level == UniformityScope::Level::Workgroup) published_votes_.emplace(module_, function_);
   seed();
   // Each step only ever marks more; the marks are finite, so this ends.
   while (propagate_values() | propagate_memory() | propagate_control()) {
@@ -372,10 +373,17 @@ bool Uniformity::propagate_value(const ir::Instruction& instruction) {
   if (!follows_operands(instruction)) return false;
   for (uint32_t input : instruction.input_ids()) {
     if (!values_.count(input)) continue;
-    if (same_in_workgroup(result)) return false;
+    if (same_in_workgroup(result) || decided_by_votes(instruction)) return false;
     return mark(result, {Divergence::Kind::Operand, module_.def(input), {}});
   }
   return false;
+}
+
+bool Uniformity::decided_by_votes(const ir::Instruction& comparison) const {
+  if (!published_votes_ || !published_votes_->any() || !ir::is_comparison(comparison.opcode())) return false;
+  UniformSoFar uniform{[this](uint32_t id) { return !values_.count(id); },
+                       [this](uint32_t block) { return block < blocks_.size() && !blocks_[block]; }};
+  return published_votes_->decides(comparison, uniform);
 }
 
 bool Uniformity::fixed_workgroup_size() const {

@@ -23,6 +23,9 @@
 // subgroup agrees on the workgroup agrees on: inside the branch it guards,
 // votes, broadcasts and reductions are uniform at workgroup scope too, and so
 // is `cond ? subgroupBroadcastFirst(v) : uniform` under such a condition.
+// Votes each subgroup publishes through workgroup memory decide some
+// comparisons for the whole workgroup, even of values that differ
+// (published_votes.h).
 #pragma once
 
 #include <optional>
@@ -32,6 +35,7 @@
 
 #include "analyzer/ir/module.h"
 #include "analyzer/loops.h"
+#include "analyzer/published_votes.h"
 
 namespace klint {
 
@@ -94,6 +98,7 @@ class Uniformity {
   UniformityScope::Level level_at(const ir::Instruction& instruction) const;
   bool uniform_in_one_subgroup(uint32_t id, int depth = 0) const;
   bool selects_one_subgroup_value(const ir::Instruction& select) const;
+  bool decided_by_votes(const ir::Instruction& comparison) const;
   void seed();
   bool propagate_values();
   bool propagate_value(const ir::Instruction& instruction);
@@ -122,6 +127,7 @@ class Uniformity {
   std::vector<const ir::Instruction*> blocks_;                      // divergent branch by block
   // By block: a condition guarding it says one subgroup is the workgroup.
   std::vector<bool> one_subgroup_;
+  std::optional<PublishedVotes> published_votes_;  // at workgroup scope
   std::vector<Loop> loops_;
   std::unordered_map<uint32_t, std::vector<uint32_t>> use_blocks_;  // id -> blocks that read it
   // For divergent integers of the form base + uniform offset: the base.
