@@ -249,20 +249,16 @@ bool Uniformity::implies_one_subgroup(uint32_t condition, bool when, int depth) 
 }
 
 bool Uniformity::at_least_workgroup(uint32_t id) const {
-  // `gl_WorkGroupSize.x` reads one constituent of the built-in's composite.
+  // `gl_WorkGroupSize.x` reads one constituent of a constant composite.
   if (const ir::Instruction* extract = module_.def(id)) {
     bool spec_extract = extract->opcode() == Op::OpSpecConstantOp && extract->operands().size() == 5 &&
                         static_cast<Op>(extract->word(2)) == Op::OpCompositeExtract;
-    if (extract->opcode() == Op::OpCompositeExtract || spec_extract) {
+    if ((extract->opcode() == Op::OpCompositeExtract && extract->operands().size() == 4) || spec_extract) {
       const ir::Instruction* composite = module_.def(extract->word(spec_extract ? 3 : 2));
       uint32_t component = extract->word(spec_extract ? 4 : 3);
-      if (!composite || module_.decoration(composite->result_id(), spv::Decoration::BuiltIn) !=
-                            static_cast<uint32_t>(spv::BuiltIn::WorkgroupSize)) {
-        return false;
-      }
-      if (extract->operands().size() != (spec_extract ? 5u : 4u) || component + 3 >= composite->operands().size()) {
-        return false;
-      }
+      bool constant = composite && (composite->opcode() == Op::OpConstantComposite ||
+                                    composite->opcode() == Op::OpSpecConstantComposite);
+      if (!constant || component + 2 >= composite->operands().size()) return false;
       id = composite->word(2 + component);
     }
   }
