@@ -100,6 +100,40 @@ double half_to_double(uint32_t bits) {
   return (bits & 0x8000) ? -magnitude : magnitude;
 }
 
+// The bits of a scalar number constant, and its type: an OpConstant, an
+// OpConstantNull, or an OpBitcast of one (`uintBitsToFloat(0xFEFFFFFF)`). A
+// specialization constant may be anything.
+struct Bits {
+  const ir::Instruction* type = nullptr;
+  uint64_t bits = 0;
+};
+
+std::optional<Bits> constant_bits(const Module& module, uint32_t id) {
+  const ir::Instruction* definition = module.def(copied_value(module, id));
+  if (!definition) return std::nullopt;
+  const ir::Instruction* type = module.def(definition->type_id());
+  if (!type || (type->opcode() != Op::OpTypeFloat && type->opcode() != Op::OpTypeInt)) return std::nullopt;
+  if (type->word(1) > 64) return std::nullopt;
+  switch (definition->opcode()) {
+    case Op::OpConstantNull:
+      return Bits{type, 0};
+    case Op::OpConstant: {
+      uint64_t bits = definition->word(2);
+      if (definition->operands()[2].num_words == 2) {
+        bits |= uint64_t{definition->words()[definition->operands()[2].offset + 1]} << 32;
+      }
+      return Bits{type, bits};
+    }
+    case Op::OpBitcast: {
+      auto source = constant_bits(module, definition->word(2));
+      if (!source || source->type->word(1) != type->word(1)) return std::nullopt;
+      return Bits{type, source->bits};
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
 }  // namespace
 
 // The values one expression may take: an interval of numbers (none when
@@ -303,10 +337,7 @@ std::optional<PublishedVotes::Vote> PublishedVotes::vote_stored_by(const ir::Ins
   if (!predicate || !ir::is_comparison(predicate->opcode())) return std::nullopt;
   Op holds = predicate->opcode();
   uint32_t voted = copied_value(module_, predicate->word(2)), bound = predicate->word(3);
-  auto is_constant = [&](uint32_t id) {
-    const ir::Instruction* definition = module_.def(id);
-    return definition && definition->opcode() == Op::OpConstant;
-  };
+  auto is_constant = [&](uint32_t id) { return constant_bits(module_, id).has_value(); };
   if (is_constant(voted)) {
     std::swap(voted, bound);
     voted = copied_value(module_, voted);
@@ -646,24 +677,14 @@ std::optional<PublishedVotes::Fold> PublishedVotes::fold(uint32_t phi, const Uni
 }
 
 std::optional<PublishedVotes::Range> PublishedVotes::constant(uint32_t id, Domain domain) const {
-  // A number in the evaluation's domain; a specialization constant may be anything.
-  const ir::Instruction* definition = module_.def(id);
-  if (!definition || (definition->opcode() != Op::OpConstant && definition->opcode() != Op::OpConstantNull)) {
-    return std::nullopt;
-  }
-  const ir::Instruction* type = module_.def(definition->type_id());
-  if (!type) return std::nullopt;
+  // A number in the evaluation's domain.
+  auto constant = constant_bits(module_, id);
+  if (!constant) return std::nullopt;
+  const ir::Instruction* type = constant->type;
   bool is_float = type->opcode() == Op::OpTypeFloat;
-  if (!is_float && type->opcode() != Op::OpTypeInt) return std::nullopt;
   if (is_float != (domain == Domain::Float)) return std::nullopt;
   uint32_t width = type->word(1);
-  uint64_t bits = 0;
-  if (definition->opcode() == Op::OpConstant) {
-    bits = definition->word(2);
-    if (definition->operands()[2].num_words == 2) {
-      bits |= uint64_t{definition->words()[definition->operands()[2].offset + 1]} << 32;
-    }
-  }
+  uint64_t bits = constant->bits;
   double value = 0;
   if (is_float) {
     if (width == 16) {
@@ -757,10 +778,7 @@ bool PublishedVotes::decides(const ir::Instruction& comparison, const UniformSoF
   // Oriented as `value relation bound`, the bound a constant.
   uint32_t value = comparison.word(2), bound = comparison.word(3);
   Op op = comparison.opcode();
-  auto is_constant = [&](uint32_t id) {
-    const ir::Instruction* definition = module_.def(copied_value(module_, id));
-    return definition && definition->opcode() == Op::OpConstant;
-  };
+  auto is_constant = [&](uint32_t id) { return constant_bits(module_, id).has_value(); };
   if (is_constant(value)) {
     std::swap(value, bound);
     op = ir::swapped_comparison(op);
@@ -768,8 +786,7 @@ bool PublishedVotes::decides(const ir::Instruction& comparison, const UniformSoF
   auto test = test_of(op);
   if (!test || !is_constant(bound) || is_constant(value)) return false;
   bound = copied_value(module_, bound);
-  const ir::Instruction* type = module_.def(module_.def(bound)->type_id());
-  if (!type) return false;
+  const ir::Instruction* type = constant_bits(module_, bound)->type;
   Domain domain = Domain::Float;
   if (test->domain) {
     domain = *test->domain;

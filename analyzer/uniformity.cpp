@@ -177,27 +177,35 @@ void Uniformity::seed() {
 
 void Uniformity::find_one_subgroup_blocks() {
   // The blocks a branch's edge dominates, where the edge is taken only when
-  // the branch's condition says one subgroup is the workgroup.
+  // the branch's condition says one subgroup is the workgroup. Again while
+  // more are found: a condition joined by a phi (glslang's `a && b`) may say
+  // so through the blocks it comes from.
   one_subgroup_.assign(function_.blocks.size(), false);
   if (scope_.level != UniformityScope::Level::Workgroup) return;
   const Cfg& cfg = module_.cfg(function_);
   const DominatorTree& dominators = module_.dominators(function_);
-  for (uint32_t branch = 0; branch < cfg.size(); ++branch) {
-    const ir::Instruction& terminator = function_.blocks[branch].terminator();
-    if (!cfg.reachable(branch) || terminator.opcode() != Op::OpBranchConditional) continue;
-    for (bool when : {true, false}) {
-      int target = cfg.index_of(terminator.word(when ? 1 : 2));
-      if (target < 0 || terminator.word(1) == terminator.word(2)) continue;
-      if (!implies_one_subgroup(terminator.word(0), when)) continue;
-      // Entered only along this edge (other predecessors are back edges).
-      auto successor = static_cast<uint32_t>(target);
-      bool only_edge = true;
-      for (uint32_t predecessor : cfg.predecessors(successor)) {
-        only_edge &= predecessor == branch || dominators.dominates(successor, predecessor);
-      }
-      if (!only_edge) continue;
-      for (uint32_t block = 0; block < cfg.size(); ++block) {
-        if (cfg.reachable(block) && dominators.dominates(successor, block)) one_subgroup_[block] = true;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t branch = 0; branch < cfg.size(); ++branch) {
+      const ir::Instruction& terminator = function_.blocks[branch].terminator();
+      if (!cfg.reachable(branch) || terminator.opcode() != Op::OpBranchConditional) continue;
+      for (bool when : {true, false}) {
+        int target = cfg.index_of(terminator.word(when ? 1 : 2));
+        if (target < 0 || terminator.word(1) == terminator.word(2) || one_subgroup_[target]) continue;
+        if (!implies_one_subgroup(terminator.word(0), when)) continue;
+        // Entered only along this edge (other predecessors are back edges).
+        auto successor = static_cast<uint32_t>(target);
+        bool only_edge = true;
+        for (uint32_t predecessor : cfg.predecessors(successor)) {
+          only_edge &= predecessor == branch || dominators.dominates(successor, predecessor);
+        }
+        if (!only_edge) continue;
+        for (uint32_t block = 0; block < cfg.size(); ++block) {
+          if (cfg.reachable(block) && dominators.dominates(successor, block) && !one_subgroup_[block]) {
+            one_subgroup_[block] = true;
+            changed = true;
+          }
+        }
       }
     }
   }
@@ -216,6 +224,19 @@ bool Uniformity::implies_one_subgroup(uint32_t condition, bool when, int depth) 
       if (when != (op == Op::OpLogicalAnd)) return false;
       return implies_one_subgroup(definition->word(2), when, depth + 1) ||
              implies_one_subgroup(definition->word(3), when, depth + 1);
+    case Op::OpPhi: {
+      // Every way to `when` says so: its value, or the block it comes from.
+      const Cfg& cfg = module_.cfg(function_);
+      for (size_t i = 2; i + 1 < definition->operands().size(); i += 2) {
+        const ir::Instruction* incoming = module_.def(definition->word(i));
+        bool never = incoming && (incoming->opcode() == Op::OpConstantTrue || incoming->opcode() == Op::OpConstantFalse) &&
+                     (incoming->opcode() == Op::OpConstantTrue) != when;
+        int from = cfg.index_of(definition->word(i + 1));
+        bool holds = from >= 0 && one_subgroup_[static_cast<uint32_t>(from)];
+        if (!never && !holds && !implies_one_subgroup(definition->word(i), when, depth + 1)) return false;
+      }
+      return true;
+    }
     default:
       break;
   }
