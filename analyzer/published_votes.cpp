@@ -538,46 +538,58 @@ bool PublishedVotes::published(const Vote& vote, const ir::Instruction& load, co
     }
   }
 
-  // A barrier on every path from the store to the load.
+  // A barrier on every path from the store to the load, and none of the
+  // invocations that run on past the load, until a barrier, writes the slots.
+  auto found = [&](const ir::Instruction& instruction) { return &instruction == &load; };
+  auto written = [&](const ir::Instruction& instruction) { return writes(instruction, vote.variable); };
+  return !before_barrier(*vote.store, false, found) && !before_barrier(load, true, written);
+}
+
+bool PublishedVotes::before_barrier(const ir::Instruction& from, bool back_edges,
+                                    const std::function<bool(const ir::Instruction&)>& found) const {
+  // Whether an instruction that `found` accepts follows `from` on a path
+  // with no workgroup barrier, taking loops' back edges or not.
+  const Cfg& cfg = module_.cfg(function_);
+  const DominatorTree& dominators = module_.dominators(function_);
+  int first = block_index(module_, cfg, from);
+  if (first < 0) return true;
   auto synchronizes = [&](const ir::Instruction& instruction) {
     std::optional<Barrier> barrier = barrier_of(module_, instruction);
     return barrier && barrier->control && may(barrier->synchronizes_workgroup_memory());
   };
   std::vector<bool> seen(cfg.size(), false);
   std::vector<uint32_t> work;
-  bool after_store = false, blocked = false;
-  for (const ir::Instruction& instruction : function_.blocks[store_block].instructions) {
-    if (&instruction == vote.store) {
-      after_store = true;
-    } else if (after_store && &instruction == &load) {
-      return false;
-    } else if (after_store && synchronizes(instruction)) {
-      blocked = true;
-      break;
+  // Scans a block from `start` on; false where a barrier ends the path.
+  auto scan = [&](uint32_t block, const ir::Instruction* start, bool& hit) {
+    bool scanning = start == nullptr;
+    for (const ir::Instruction& instruction : function_.blocks[block].instructions) {
+      if (!scanning) {
+        scanning = &instruction == start;
+        continue;
+      }
+      if (found(instruction)) {
+        hit = true;
+        return false;
+      }
+      if (synchronizes(instruction)) return false;
     }
-  }
+    return true;
+  };
   auto follow = [&](uint32_t block) {
     for (uint32_t next : cfg.successors(block)) {
-      if (!dominators.dominates(next, block)) work.push_back(next);
+      if (back_edges || !dominators.dominates(next, block)) work.push_back(next);
     }
   };
-  if (!blocked) follow(static_cast<uint32_t>(store_block));
-  while (!work.empty()) {
+  bool hit = false;
+  if (scan(static_cast<uint32_t>(first), &from, hit)) follow(static_cast<uint32_t>(first));
+  while (!work.empty() && !hit) {
     uint32_t block = work.back();
     work.pop_back();
     if (seen[block]) continue;
     seen[block] = true;
-    bool stopped = false;
-    for (const ir::Instruction& instruction : function_.blocks[block].instructions) {
-      if (&instruction == &load) return false;
-      if (synchronizes(instruction)) {
-        stopped = true;
-        break;
-      }
-    }
-    if (!stopped) follow(block);
+    if (scan(block, nullptr, hit)) follow(block);
   }
-  return true;
+  return hit;
 }
 
 std::optional<PublishedVotes::Fold> PublishedVotes::fold(uint32_t phi, const UniformSoFar& uniform) const {

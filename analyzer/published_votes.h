@@ -79,6 +79,8 @@ class PublishedVotes {
   bool covers_subgroups(uint32_t count) const;
   bool published(const Vote& vote, const ir::Instruction& load, const UniformSoFar& uniform) const;
   std::vector<bool> forward(uint32_t block, bool backward) const;
+  bool before_barrier(const ir::Instruction& from, bool back_edges,
+                      const std::function<bool(const ir::Instruction&)>& found) const;
   bool writes(const ir::Instruction& instruction, uint32_t variable) const;
   const Vote* vote_read_by(uint32_t id, const UniformSoFar& uniform, int depth) const;
   std::optional<Range> evaluate(uint32_t id, const Evaluation& evaluation, int depth) const;
