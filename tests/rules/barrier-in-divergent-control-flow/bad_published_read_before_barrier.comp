@@ -1,13 +1,11 @@
 #version 450
 // The votes are read before a barrier publishes them: an invocation may fold
-// slots its neighbours have not written yet. One invocation's published
-// decision read without a barrier differs the same way.
+// slots its neighbours have not written yet.
 #extension GL_KHR_shader_subgroup_vote : require
 #extension GL_KHR_shader_subgroup_basic : require
 layout(local_size_x = 128) in;
 layout(binding = 0) buffer Data { float data[]; };
 shared float votes[128];
-shared uint decision;
 shared float tile[128];
 const float LOW = -1.0e30;
 
