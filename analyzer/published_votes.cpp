@@ -406,7 +406,10 @@ bool PublishedVotes::indexes_subgroup(uint32_t id) const {
   auto index = loaded_builtin(module_, division->word(2));
   if (!size || size->builtin != spv::BuiltIn::SubgroupSize || !index) return false;
   if (index->builtin == spv::BuiltIn::LocalInvocationIndex) return true;
-  if (index->builtin != spv::BuiltIn::LocalInvocationId || index->component != 0) return false;
+  if (index->builtin != spv::BuiltIn::LocalInvocationId || index->component != 0 ||
+      !module_.workgroup_size_declared()) {
+    return false;
+  }
   // gl_LocalInvocationID.x is the index of a one-row workgroup.
   bool one_row = false;
   for (const EntryPoint& entry : module_.entry_points()) {
@@ -425,6 +428,7 @@ bool PublishedVotes::covers_subgroups(uint32_t count) const {
   // size of a workgroup whose size is known.
   auto builtin = loaded_builtin(module_, count);
   if (builtin && builtin->builtin == spv::BuiltIn::NumSubgroups) return true;
+  if (!module_.workgroup_size_declared()) return false;
   std::optional<uint64_t> invocations;
   for (const EntryPoint& entry : module_.entry_points()) {
     if (entry.model != spv::ExecutionModel::GLCompute) continue;

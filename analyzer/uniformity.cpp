@@ -283,6 +283,8 @@ bool Uniformity::at_least_workgroup(uint32_t id) const {
       id = composite->word(2 + component);
     }
   }
+  // Without a declared size the host sets one, unknown here.
+  if (!module_.workgroup_size_declared()) return false;
   auto literal = literal_value(module_, id);
   auto spec = module_.spec_id(id);
   bool any = false;
