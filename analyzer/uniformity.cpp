@@ -70,6 +70,17 @@ bool is_subgroup_wide(const ir::Instruction& instruction) {
   }
 }
 
+bool is_integer_comparison(Op op) {
+  switch (op) {
+    case Op::OpIEqual: case Op::OpINotEqual: case Op::OpULessThan: case Op::OpULessThanEqual:
+    case Op::OpUGreaterThan: case Op::OpUGreaterThanEqual: case Op::OpSLessThan: case Op::OpSLessThanEqual:
+    case Op::OpSGreaterThan: case Op::OpSGreaterThanEqual:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Whether a subgroup operation's result differs between invocations whatever
 // its operands, at this scope.
 bool varies_whatever_operands(const ir::Instruction& instruction, UniformityScope::Level level) {
@@ -119,6 +130,8 @@ const char* glsl_name(spv::BuiltIn builtin) {
 Uniformity::Uniformity(const Module& module, const ir::Function& function, UniformityScope scope)
     : module_(module), function_(function), scope_(scope), blocks_(function.blocks.size(), nullptr) {
   find_loops();
+  find_one_subgroup_blocks();
+  if (scope_.level == UniformityScope::Level::Workgroup) published_votes_.emplace(module_, function_);
   seed();
   // Each step only ever marks more; the marks are finite, so this ends.
   while (propagate_values() | propagate_memory() | propagate_control()) {
@@ -139,26 +152,199 @@ const ir::Instruction* Uniformity::divergent_branch(uint32_t block) const {
 }
 
 void Uniformity::seed() {
-  for (const ir::Block& block : function_.blocks) {
-    for (const ir::Instruction& instruction : block.instructions) {
+  for (uint32_t b = 0; b < function_.blocks.size(); ++b) {
+    UniformityScope::Level level = one_subgroup_[b] ? UniformityScope::Level::Subgroup : scope_.level;
+    for (const ir::Instruction& instruction : function_.blocks[b].instructions) {
       Op op = instruction.opcode();
       if (op == Op::OpLoad) {
         const ir::Instruction* variable = pointer_variable(module_, instruction.word(2));
         if (!variable) continue;
         auto builtin = module_.builtin(variable->result_id());
         if (!builtin) continue;
-        bool uniform = scope_.level == UniformityScope::Level::Subgroup ? is_subgroup_uniform(*builtin)
-                                                                         : is_workgroup_uniform(*builtin);
+        bool uniform = level == UniformityScope::Level::Subgroup ? is_subgroup_uniform(*builtin)
+                                                                  : is_workgroup_uniform(*builtin);
         if (!uniform && !same_in_workgroup(instruction.result_id())) {
           mark(instruction.result_id(), {Divergence::Kind::BuiltIn, &instruction, builtin});
         }
       } else if (ir::is_atomic_with_result(op)) {
         mark(instruction.result_id(), {Divergence::Kind::Atomic, &instruction, {}});
-      } else if (ir::is_subgroup_operation(op) && varies_whatever_operands(instruction, scope_.level)) {
+      } else if (ir::is_subgroup_operation(op) && varies_whatever_operands(instruction, level)) {
         mark(instruction.result_id(), {Divergence::Kind::Subgroup, &instruction, {}});
       }
     }
   }
+}
+
+void Uniformity::find_one_subgroup_blocks() {
+  // The blocks a branch's edge dominates, where the edge is taken only when
+  // the branch's condition says one subgroup is the workgroup. Again while
+  // more are found: a condition joined by a phi (glslang's `a && b`) may say
+  // so through the blocks it comes from.
+  one_subgroup_.assign(function_.blocks.size(), false);
+  if (scope_.level != UniformityScope::Level::Workgroup) return;
+  const Cfg& cfg = module_.cfg(function_);
+  const DominatorTree& dominators = module_.dominators(function_);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t branch = 0; branch < cfg.size(); ++branch) {
+      const ir::Instruction& terminator = function_.blocks[branch].terminator();
+      if (!cfg.reachable(branch) || terminator.opcode() != Op::OpBranchConditional) continue;
+      for (bool when : {true, false}) {
+        int target = cfg.index_of(terminator.word(when ? 1 : 2));
+        if (target < 0 || terminator.word(1) == terminator.word(2) || one_subgroup_[target]) continue;
+        if (!implies_one_subgroup(terminator.word(0), when)) continue;
+        // Entered only along this edge (other predecessors are back edges).
+        auto successor = static_cast<uint32_t>(target);
+        bool only_edge = true;
+        for (uint32_t predecessor : cfg.predecessors(successor)) {
+          only_edge &= predecessor == branch || dominators.dominates(successor, predecessor);
+        }
+        if (!only_edge) continue;
+        for (uint32_t block = 0; block < cfg.size(); ++block) {
+          if (cfg.reachable(block) && dominators.dominates(successor, block) && !one_subgroup_[block]) {
+            one_subgroup_[block] = true;
+            changed = true;
+          }
+        }
+      }
+    }
+  }
+}
+
+bool Uniformity::implies_one_subgroup(uint32_t condition, bool when, int depth) const {
+  const ir::Instruction* definition = module_.def(copied_value(module_, condition));
+  if (!definition || depth > 8) return false;
+  Op op = definition->opcode();
+  switch (op) {
+    case Op::OpLogicalNot:
+      return implies_one_subgroup(definition->word(2), !when, depth + 1);
+    case Op::OpLogicalAnd:
+    case Op::OpLogicalOr:
+      // `a && b` holding says both hold; `a || b` failing says both fail.
+      if (when != (op == Op::OpLogicalAnd)) return false;
+      return implies_one_subgroup(definition->word(2), when, depth + 1) ||
+             implies_one_subgroup(definition->word(3), when, depth + 1);
+    case Op::OpPhi: {
+      // Every way to `when` says so: its value, or the block it comes from.
+      const Cfg& cfg = module_.cfg(function_);
+      for (size_t i = 2; i + 1 < definition->operands().size(); i += 2) {
+        const ir::Instruction* incoming = module_.def(definition->word(i));
+        bool never = incoming && (incoming->opcode() == Op::OpConstantTrue || incoming->opcode() == Op::OpConstantFalse) &&
+                     (incoming->opcode() == Op::OpConstantTrue) != when;
+        int from = cfg.index_of(definition->word(i + 1));
+        bool holds = from >= 0 && one_subgroup_[static_cast<uint32_t>(from)];
+        if (!never && !holds && !implies_one_subgroup(definition->word(i), when, depth + 1)) return false;
+      }
+      return true;
+    }
+    default:
+      break;
+  }
+  if (!is_integer_comparison(op)) return false;
+  // Oriented as `built-in OP other` where it holds.
+  uint32_t other = definition->word(3);
+  auto builtin = loaded_builtin(module_, definition->word(2));
+  bool swapped = !builtin;
+  if (swapped) {
+    builtin = loaded_builtin(module_, definition->word(3));
+    other = definition->word(2);
+  }
+  if (!builtin) return false;
+  if (swapped) op = ir::swapped_comparison(op);
+  if (!when) op = ir::negated_comparison(op);
+  if (builtin->builtin == spv::BuiltIn::SubgroupSize) {
+    bool at_least = op == Op::OpIEqual || op == Op::OpUGreaterThanEqual || op == Op::OpSGreaterThanEqual ||
+                    op == Op::OpUGreaterThan || op == Op::OpSGreaterThan;
+    return at_least && at_least_workgroup(other);
+  }
+  if (builtin->builtin == spv::BuiltIn::NumSubgroups) {
+    auto count = literal_value(module_, other);
+    if (!count) return false;
+    switch (op) {
+      case Op::OpIEqual: case Op::OpULessThanEqual: case Op::OpSLessThanEqual: return *count == 1;
+      case Op::OpULessThan: case Op::OpSLessThan: return *count == 2;
+      default: return false;
+    }
+  }
+  return false;
+}
+
+bool Uniformity::at_least_workgroup(uint32_t id) const {
+  // `gl_WorkGroupSize.x` reads one constituent of a constant composite.
+  if (const ir::Instruction* extract = module_.def(id)) {
+    bool spec_extract = extract->opcode() == Op::OpSpecConstantOp && extract->operands().size() == 5 &&
+                        static_cast<Op>(extract->word(2)) == Op::OpCompositeExtract;
+    if ((extract->opcode() == Op::OpCompositeExtract && extract->operands().size() == 4) || spec_extract) {
+      const ir::Instruction* composite = module_.def(extract->word(spec_extract ? 3 : 2));
+      uint32_t component = extract->word(spec_extract ? 4 : 3);
+      bool constant = composite && (composite->opcode() == Op::OpConstantComposite ||
+                                    composite->opcode() == Op::OpSpecConstantComposite);
+      if (!constant || component + 2 >= composite->operands().size()) return false;
+      id = composite->word(2 + component);
+    }
+  }
+  // Without a declared size the host sets one, unknown here.
+  if (!module_.workgroup_size_declared()) return false;
+  auto literal = literal_value(module_, id);
+  auto spec = module_.spec_id(id);
+  bool any = false;
+  for (const EntryPoint& entry : module_.entry_points()) {
+    if (entry.model != spv::ExecutionModel::GLCompute) continue;
+    if (!entry.workgroup_size) return false;
+    const auto& size = *entry.workgroup_size;
+    bool fixed = !size[0].spec_id && !size[1].spec_id && !size[2].spec_id;
+    if (literal && fixed) {
+      if (*literal < size[0].value * size[1].value * size[2].value) return false;
+    } else if (spec) {
+      // The constant that sets the width of a one-row workgroup.
+      bool one_row = !size[1].spec_id && !size[2].spec_id && size[1].value * size[2].value == 1;
+      if (!one_row || size[0].spec_id != spec) return false;
+    } else {
+      return false;
+    }
+    any = true;
+  }
+  return any;
+}
+
+bool Uniformity::one_subgroup_at(const ir::Instruction& instruction) const {
+  const ir::Block* block = module_.block_of(instruction);
+  int index = block ? module_.cfg(function_).index_of(block->id()) : -1;
+  return index >= 0 && one_subgroup_[index];
+}
+
+UniformityScope::Level Uniformity::level_at(const ir::Instruction& instruction) const {
+  if (scope_.level == UniformityScope::Level::Subgroup || !one_subgroup_at(instruction)) return scope_.level;
+  return UniformityScope::Level::Subgroup;
+}
+
+bool Uniformity::uniform_in_one_subgroup(uint32_t id, int depth) const {
+  // Uniform, or computed without memory or joins from what one subgroup
+  // agrees on: its votes, broadcasts and reductions, and its id.
+  if (!values_.count(id)) return true;
+  const ir::Instruction* definition = module_.def(id);
+  if (!definition || depth > 8) return false;
+  Op op = definition->opcode();
+  if (ir::is_subgroup_operation(op)) return is_subgroup_wide(*definition);
+  if (auto builtin = loaded_builtin(module_, id)) return is_subgroup_uniform(builtin->builtin);
+  if (op == Op::OpPhi || op == Op::OpLoad || op == Op::OpFunctionCall || ir::is_atomic_with_result(op)) return false;
+  for (uint32_t input : definition->input_ids()) {
+    if (!uniform_in_one_subgroup(input, depth + 1)) return false;
+  }
+  return true;
+}
+
+bool Uniformity::selects_one_subgroup_value(const ir::Instruction& select) const {
+  // `one subgroup ? subgroupBroadcastFirst(v) : uniform`: the vote or
+  // broadcast is taken only where its subgroup is the workgroup.
+  if (select.opcode() != Op::OpSelect || values_.count(select.word(2))) return false;
+  for (bool when : {true, false}) {
+    uint32_t taken = select.word(when ? 3 : 4), other = select.word(when ? 4 : 3);
+    if (!values_.count(other) && implies_one_subgroup(select.word(2), when) && uniform_in_one_subgroup(taken)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 bool Uniformity::propagate_values() {
@@ -206,10 +392,17 @@ bool Uniformity::propagate_value(const ir::Instruction& instruction) {
   if (!follows_operands(instruction)) return false;
   for (uint32_t input : instruction.input_ids()) {
     if (!values_.count(input)) continue;
-    if (same_in_workgroup(result)) return false;
+    if (same_in_workgroup(result) || decided_by_votes(instruction)) return false;
     return mark(result, {Divergence::Kind::Operand, module_.def(input), {}});
   }
   return false;
+}
+
+bool Uniformity::decided_by_votes(const ir::Instruction& comparison) const {
+  if (!published_votes_ || !published_votes_->any() || !ir::is_comparison(comparison.opcode())) return false;
+  UniformSoFar uniform{[this](uint32_t id) { return !values_.count(id); },
+                       [this](uint32_t block) { return block < blocks_.size() && !blocks_[block]; }};
+  return published_votes_->decides(comparison, uniform);
 }
 
 bool Uniformity::fixed_workgroup_size() const {
@@ -260,12 +453,14 @@ bool Uniformity::same_in_workgroup(uint32_t id) const {
 }
 
 bool Uniformity::follows_operands(const ir::Instruction& instruction) const {
+  if (selects_one_subgroup_value(instruction)) return false;
   if (!ir::is_subgroup_operation(instruction.opcode())) return true;
-  if (scope_.level == UniformityScope::Level::Subgroup && is_subgroup_wide(instruction)) return false;
+  UniformityScope::Level level = level_at(instruction);
+  if (level == UniformityScope::Level::Subgroup && is_subgroup_wide(instruction)) return false;
   // A shuffle of a uniform value reads that value from whichever lane; at
   // subgroup scope, a shuffle from a lane the subgroup agrees on is a broadcast.
   if (instruction.opcode() == Op::OpGroupNonUniformShuffle) {
-    bool from_agreed_lane = scope_.level == UniformityScope::Level::Subgroup && !values_.count(instruction.word(4));
+    bool from_agreed_lane = level == UniformityScope::Level::Subgroup && !values_.count(instruction.word(4));
     return values_.count(instruction.word(3)) && !from_agreed_lane;
   }
   return true;
@@ -361,21 +556,6 @@ std::optional<uint64_t> Uniformity::index_split(const ir::Instruction& compariso
   }
   return bound;
 }
-
-namespace {
-
-bool is_integer_comparison(Op op) {
-  switch (op) {
-    case Op::OpIEqual: case Op::OpINotEqual: case Op::OpULessThan: case Op::OpULessThanEqual:
-    case Op::OpUGreaterThan: case Op::OpUGreaterThanEqual: case Op::OpSLessThan: case Op::OpSLessThanEqual:
-    case Op::OpSGreaterThan: case Op::OpSGreaterThanEqual:
-      return true;
-    default:
-      return false;
-  }
-}
-
-}  // namespace
 
 void Uniformity::compute_bases() {
   // A lattice per value: absent (not known yet), a base id, or the value itself

@@ -17,6 +17,15 @@
 // that is a multiple of the widest subgroup the shader may run with, assuming
 // (as every known driver does, though Vulkan does not promise it) that each
 // subgroup holds consecutive values of gl_LocalInvocationIndex.
+//
+// Where a condition says that one subgroup is the whole workgroup
+// (`gl_SubgroupSize == gl_WorkGroupSize.x`, `gl_NumSubgroups == 1`), what one
+// subgroup agrees on the workgroup agrees on: inside the branch it guards,
+// votes, broadcasts and reductions are uniform at workgroup scope too, and so
+// is `cond ? subgroupBroadcastFirst(v) : uniform` under such a condition.
+// Votes each subgroup publishes through workgroup memory decide some
+// comparisons for the whole workgroup, even of values that differ
+// (published_votes.h).
 #pragma once
 
 #include <optional>
@@ -26,6 +35,7 @@
 
 #include "analyzer/ir/module.h"
 #include "analyzer/loops.h"
+#include "analyzer/published_votes.h"
 
 namespace klint {
 
@@ -81,6 +91,14 @@ class Uniformity {
 
  private:
   bool mark(uint32_t id, Divergence divergence);
+  void find_one_subgroup_blocks();
+  bool implies_one_subgroup(uint32_t condition, bool when, int depth = 0) const;
+  bool at_least_workgroup(uint32_t id) const;
+  bool one_subgroup_at(const ir::Instruction& instruction) const;
+  UniformityScope::Level level_at(const ir::Instruction& instruction) const;
+  bool uniform_in_one_subgroup(uint32_t id, int depth = 0) const;
+  bool selects_one_subgroup_value(const ir::Instruction& select) const;
+  bool decided_by_votes(const ir::Instruction& comparison) const;
   void seed();
   bool propagate_values();
   bool propagate_value(const ir::Instruction& instruction);
@@ -107,6 +125,9 @@ class Uniformity {
   std::unordered_map<uint32_t, Divergence> values_;
   std::unordered_map<uint32_t, const ir::Instruction*> variables_;  // tainted memory -> store
   std::vector<const ir::Instruction*> blocks_;                      // divergent branch by block
+  // By block: a condition guarding it says one subgroup is the workgroup.
+  std::vector<bool> one_subgroup_;
+  std::optional<PublishedVotes> published_votes_;  // at workgroup scope
   std::vector<Loop> loops_;
   std::unordered_map<uint32_t, std::vector<uint32_t>> use_blocks_;  // id -> blocks that read it
   // For divergent integers of the form base + uniform offset: the base.

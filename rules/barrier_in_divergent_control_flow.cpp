@@ -68,12 +68,16 @@ uniform buffers, and loads at uniform addresses. A barrier with subgroup
 execution scope is not a workgroup barrier and is not checked here, nor is one
 whose execution scope is a specialization constant the host may set.
 
-Known false positive: a condition that the workgroup agrees on by voting
-(each subgroup publishes `subgroupAll(x)` to shared memory, every invocation
-then combines its own `x` with all the votes) is the same for every
-invocation, but klint sees it computed from each invocation's own value and
-reports the barriers it guards. Silence those lines with
-`// klint-ignore-next-line: barrier-in-divergent-control-flow -- workgroup vote`.
+Where a condition says that one subgroup is the whole workgroup
+(`gl_SubgroupSize == gl_WorkGroupSize.x`, `gl_NumSubgroups == 1`), votes,
+broadcasts and reductions under it are the workgroup's too. A condition that
+the workgroup agrees on by voting is silent as well: each subgroup publishes
+`subgroupAll(x <= T)` (or `subgroupAny`) to its slot of a shared array, a
+barrier follows, and every invocation folds its own `x` with all the slots by
+`max` or `min`. The fold differs between invocations, but a comparison of it
+that has one answer whether every subgroup voted yes or some voted no is the
+same everywhere. This assumes that a device's `max` either ignores a NaN or
+returns it, alike in every invocation.
 )md",
 };
 

@@ -18,4 +18,13 @@ bool is_atomic_with_result(spv::Op op);
 // OpGroupNonUniformElect through OpGroupNonUniformQuadSwap.
 bool is_subgroup_operation(spv::Op op);
 
+// Integer and float comparisons (OpIEqual ... OpSGreaterThanEqual,
+// OpFOrdEqual ... OpFUnordGreaterThanEqual).
+bool is_comparison(spv::Op op);
+// The comparison that holds of (b, a) where `op` holds of (a, b): `a < b` is `b > a`.
+spv::Op swapped_comparison(spv::Op op);
+// The comparison that holds where `op` fails: `a < b` fails where `a >= b`
+// holds; an ordered float comparison fails where the unordered opposite holds.
+spv::Op negated_comparison(spv::Op op);
+
 }  // namespace klint::ir

@@ -193,6 +193,50 @@ TEST(Uniformity, LoadsAtUniformAddressesAreUniform) {
   EXPECT_EQ(divergent(probes), (std::vector<bool>{false, false, false, true}));
 }
 
+TEST(Uniformity, WhereOneSubgroupIsTheWorkgroupSubgroupResultsAreUniform) {
+  auto probes = probe(R"(
+    uint v = data[gl_LocalInvocationID.x];
+    if (gl_SubgroupSize == 64u) {
+      if (subgroupAll(v > 3u)) barrier();
+    }
+    if (gl_SubgroupSize == 32u) {
+      if (subgroupAll(v > 3u)) barrier();
+    }
+    if (gl_NumSubgroups == 1u && n > 2u) {
+      if (subgroupBroadcastFirst(v) + subgroupAdd(v) > 2u) barrier();
+    }
+    if (!(gl_SubgroupSize >= gl_WorkGroupSize.x)) {
+      if (subgroupMax(v) > 2u) barrier();
+    }
+    if (subgroupAll(v > 3u)) barrier();
+    uint w = gl_SubgroupSize >= 64u ? subgroupBroadcast(v, 1u) : tile[0];
+    if (w > 2u) barrier();
+    uint x = gl_SubgroupSize >= 64u ? subgroupBroadcast(v, 1u) : v;
+    if (x > 2u) barrier();)");
+  EXPECT_EQ(divergent(probes), (std::vector<bool>{false, true, false, true, true, false, true}));
+}
+
+TEST(Uniformity, ComparisonsDecidedByPublishedVotesAreUniform) {
+  // Each subgroup publishes whether any of its values is 16 or more; every
+  // invocation folds its own value with all the slots.
+  auto probes = probe(R"(
+    uint v = data[gl_LocalInvocationID.x];
+    bool big = subgroupAny(v >= 16u);
+    if (subgroupElect()) slots[gl_SubgroupID] = big ? 16u : 0u;
+    barrier();
+    uint m = v;
+    for (uint s = 0u; s < gl_NumSubgroups; ++s) m = max(m, slots[s]);
+    if (m < 16u) barrier();   // every v < 16, or some slot is 16
+    if (m >= 16u) barrier();
+    if (v < 16u) barrier();   // the own value alone
+    if (m < 8u) barrier();    // not what the votes said
+    uint k = v;
+    for (uint s = 0u; s < 1u; ++s) k = max(k, slots[s]);
+    if (k < 16u) barrier();)",  // one slot, not every subgroup's
+                      "shared uint slots[64];\n");
+  EXPECT_EQ(divergent(probes), (std::vector<bool>{false, false, false, true, true, true}));
+}
+
 TEST(Uniformity, PrivateMemoryWrittenWithDivergentValuesIsDivergent) {
   auto probes = probe(R"(
     uint scratch[8];

@@ -1,0 +1,94 @@
+// Subgroup votes that a barrier publishes through workgroup memory, and the
+// comparisons whose outcome they decide for the whole workgroup.
+//
+// One invocation of each subgroup stores the subgroup's vote in the
+// subgroup's slot of a shared array (`flag[gl_SubgroupID] = subgroupAll(x <=
+// T) ? a : b`), and after a barrier every invocation folds all the slots with
+// max or min into a value that may start from its own x. That value differs
+// between invocations, but a comparison of it may not. Split on the outcome of
+// the votes:
+// - every slot holds the value of a vote that tells something of every x
+//   (subgroupAll true, subgroupAny false): then the vote's predicate, or its
+//   negation, holds of x in every invocation of the workgroup;
+// - some slot holds the other value, and the fold reaches it.
+// When the comparison has one answer in each case, every invocation gets the
+// same answer, for the outcome of the votes is the workgroup's.
+//
+// Assumes that each subgroup holds consecutive invocation indexes (for
+// `gl_LocalInvocationIndex / gl_SubgroupSize` as a slot), that lane 0 of every
+// subgroup runs (for `gl_SubgroupInvocationID == 0` as the writer), and that a
+// device's max and min either ignore a NaN operand or return NaN, alike for
+// every invocation (SPIR-V leaves open which operand FMax returns for a NaN).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "analyzer/module.h"
+
+namespace klint {
+
+// What the uniformity analysis has found so far.
+struct UniformSoFar {
+  std::function<bool(uint32_t id)> value;     // the value may be the same in every invocation
+  std::function<bool(uint32_t block)> block;  // every invocation reaches the block, or none
+};
+
+class PublishedVotes {
+ public:
+  PublishedVotes(const Module& module, const ir::Function& function);
+
+  bool any() const { return !votes_.empty(); }
+  // Whether `comparison` has the same result in every invocation of the
+  // workgroup, by the split above.
+  bool decides(const ir::Instruction& comparison, const UniformSoFar& uniform) const;
+
+  // The values a value may take in one case (published_votes.cpp).
+  struct Range;
+  struct Evaluation;
+  enum class Domain { Float, Signed, Unsigned };
+
+ private:
+  // `slots[index] = vote ? a : b` with index one slot per subgroup.
+  struct Vote {
+    const ir::Instruction* store = nullptr;
+    uint32_t variable = 0;
+    const ir::Instruction* vote = nullptr;  // OpGroupNonUniformAll or OpGroupNonUniformAny
+    int guard = -1;  // the block whose election picks the writer, -1 when every invocation writes
+    uint32_t voted = 0;                     // x
+    spv::Op holds = spv::Op::OpNop;         // `x holds bound` wherever every slot is `informative`
+    uint32_t bound = 0;
+    uint32_t informative = 0, other = 0;    // constants
+  };
+  // A max or min over every slot of a vote's array, starting from `initial`:
+  // the loop header phi that holds it after the loop.
+  struct Fold {
+    const Vote* vote = nullptr;
+    uint32_t initial = 0;
+    bool max = true;
+    Domain domain;
+    bool ignores_nan = false;  // NMax, NMin
+  };
+  void find_votes();
+  std::optional<Vote> vote_stored_by(const ir::Instruction& store) const;
+  int election(uint32_t block) const;
+  bool indexes_subgroup(uint32_t id) const;
+  std::optional<Fold> fold(uint32_t phi, const UniformSoFar& uniform) const;
+  bool covers_subgroups(uint32_t count) const;
+  bool published(const Vote& vote, const ir::Instruction& load, const UniformSoFar& uniform) const;
+  std::vector<bool> forward(uint32_t block, bool backward) const;
+  bool before_barrier(const ir::Instruction& from, bool back_edges,
+                      const std::function<bool(const ir::Instruction&)>& found) const;
+  bool writes(const ir::Instruction& instruction, uint32_t variable) const;
+  const Vote* vote_read_by(uint32_t id, const UniformSoFar& uniform, int depth) const;
+  std::optional<Range> evaluate(uint32_t id, const Evaluation& evaluation, int depth) const;
+  std::optional<Range> constant(uint32_t id, Domain domain) const;
+
+  const Module& module_;
+  const ir::Function& function_;
+  std::vector<Vote> votes_;
+};
+
+}  // namespace klint
