@@ -99,7 +99,13 @@ LaneGroups::Form LaneGroups::compute(uint32_t id, int depth) const {
       result = comparison(*definition, depth);
       break;
     case Op::OpLogicalAnd: case Op::OpLogicalOr: case Op::OpLogicalNot: case Op::OpLogicalEqual:
-    case Op::OpLogicalNotEqual: case Op::OpCompositeExtract: {
+    case Op::OpLogicalNotEqual: case Op::OpCompositeExtract: case Op::OpCompositeConstruct:
+    case Op::OpVectorShuffle: case Op::OpFOrdEqual: case Op::OpFOrdNotEqual: case Op::OpFOrdLessThan:
+    case Op::OpFOrdGreaterThan: case Op::OpFOrdLessThanEqual: case Op::OpFOrdGreaterThanEqual:
+    case Op::OpFUnordEqual: case Op::OpFUnordNotEqual: case Op::OpFUnordLessThan: case Op::OpFUnordGreaterThan:
+    case Op::OpFUnordLessThanEqual: case Op::OpFUnordGreaterThanEqual: case Op::OpFAdd: case Op::OpFSub:
+    case Op::OpFMul: case Op::OpFDiv: case Op::OpFNegate: case Op::OpConvertFToU: case Op::OpConvertFToS:
+    case Op::OpConvertUToF: case Op::OpConvertSToF: case Op::OpFConvert: case Op::OpDot: case Op::OpIsNan: {
       bool all = true;
       for (uint32_t input : definition->input_ids()) all = all && form(input, depth + 1).kind == Form::Kind::Agreed;
       result = all ? agreed() : split();
