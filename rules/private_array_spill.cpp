@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -292,11 +293,13 @@ class IndexClassifier {
     return it == states_.end() ? IndexKind{Index::RunTime, false} : it->second;
   }
 
-  // A value as an instruction in block `user` reads it: a value computed in
-  // a loop the user is outside of is the one of the iteration that left, so
-  // it is a constant only when every way out of that loop is decided by
-  // constants.
+  // A value as an instruction in block `user` reads it: a value that changes
+  // in a loop the user is outside of is the one of the iteration that left,
+  // so it is a constant only when every way out of that loop is decided by
+  // constants. (SSA threads values through the loops they cross as phis of
+  // themselves: those are the value, from outside.)
   IndexKind operand(uint32_t user, uint32_t id) const {
+    id = copied_value(module_, id);
     IndexKind kind = state(id);
     const ir::Instruction* definition = module_.def(id);
     const ir::Block* block = definition ? module_.block_of(*definition) : nullptr;
@@ -304,9 +307,17 @@ class IndexClassifier {
     if (defined < 0) return kind;
     for (size_t l = 0; l < loops_.size(); ++l) {
       const Loop& loop = loops_[l];
-      if (loop.body[static_cast<uint32_t>(defined)] && !loop.body[user]) kind = worse(kind, every_exit(l));
+      if (loop.body[static_cast<uint32_t>(defined)] && !loop.body[user] && !invariant(l, id)) {
+        kind = worse(kind, every_exit(l));
+      }
     }
     return kind;
+  }
+
+  bool invariant(size_t loop, uint32_t id) const {
+    auto [cached, fresh] = invariants_.try_emplace({loop, id}, false);
+    if (fresh) cached->second = is_loop_invariant(module_, cfg_, loops_[loop], id);
+    return cached->second;
   }
 
   void solve() {
@@ -471,6 +482,7 @@ class IndexClassifier {
   std::unordered_map<uint32_t, IndexKind> states_;
   mutable std::unordered_map<size_t, std::vector<uint32_t>> exit_blocks_;  // by loop
   mutable std::unordered_map<uint32_t, std::vector<uint32_t>> deciders_;   // by block
+  mutable std::map<std::pair<size_t, uint32_t>, bool> invariants_;         // by loop and value
 };
 
 // One access chain into a per-invocation variable, walked down its type.
