@@ -141,6 +141,57 @@ struct OperationKind {
   uint32_t group = 0;
 };
 
+// The largest value `value` can have where `instruction` runs, from the
+// conditions on the way to it that compare the value with a literal
+// (`m < 4` on the side that holds, `m >= 4` on the side that fails).
+std::optional<int64_t> bound_where_it_runs(const Module& module, const ir::Function& function,
+                                           const ir::Instruction& instruction, uint32_t value) {
+  const Cfg& cfg = module.cfg(function);
+  const DominatorTree& dominators = module.dominators(function);
+  int block = cfg.index_of(module.block_of(instruction)->id());
+  if (block < 0) return std::nullopt;
+  std::optional<int64_t> bound;
+  for (int at = dominators.idom(static_cast<uint32_t>(block)); at >= 0; at = dominators.idom(static_cast<uint32_t>(at))) {
+    const ir::Instruction& branch = function.blocks[static_cast<uint32_t>(at)].terminator();
+    if (branch.opcode() != Op::OpBranchConditional) continue;
+    int yes = cfg.index_of(branch.word(1)), no = cfg.index_of(branch.word(2));
+    if (yes < 0 || no < 0) continue;
+    bool holds = dominators.dominates(static_cast<uint32_t>(yes), static_cast<uint32_t>(block));
+    bool fails = dominators.dominates(static_cast<uint32_t>(no), static_cast<uint32_t>(block));
+    const ir::Instruction* comparison = module.def(branch.word(0));
+    if (holds == fails || !comparison || comparison->operands().size() != 4) continue;
+    bool value_first = comparison->word(2) == value;
+    if (!value_first && comparison->word(3) != value) continue;
+    auto literal = literal_value(module, comparison->word(value_first ? 3 : 2));
+    if (!literal || *literal >= (uint64_t{1} << 31)) continue;
+    // As `value < K` (strict) or `value <= K` where the branch lets it through.
+    std::optional<int64_t> most;
+    auto k = static_cast<int64_t>(*literal);
+    switch (comparison->opcode()) {
+      case Op::OpULessThan: case Op::OpSLessThan:  // v < K, or K < v
+        if (value_first && holds) most = k - 1;
+        if (!value_first && fails) most = k;
+        break;
+      case Op::OpULessThanEqual: case Op::OpSLessThanEqual:
+        if (value_first && holds) most = k;
+        if (!value_first && fails) most = k - 1;
+        break;
+      case Op::OpUGreaterThan: case Op::OpSGreaterThan:
+        if (value_first && fails) most = k;
+        if (!value_first && holds) most = k - 1;
+        break;
+      case Op::OpUGreaterThanEqual: case Op::OpSGreaterThanEqual:
+        if (value_first && fails) most = k - 1;
+        if (!value_first && holds) most = k;
+        break;
+      default:
+        break;
+    }
+    if (most) bound = bound ? std::min(*bound, *most) : *most;
+  }
+  return bound;
+}
+
 // The lanes a shuffle by xor stays within: an aligned group of the next power
 // of two above the largest mask, or the subgroup (0). The mask is a literal,
 // a value of known range, or one a condition bounds where the shuffle runs
@@ -154,9 +205,7 @@ uint32_t xor_group(const Module& module, const ir::Function& function, const ir:
     const SymbolicValues& values = module.symbolic(function);
     Interval range = values.range(values.value(mask));
     if (range.low && *range.low >= 0) high = range.high;
-    if (!high) {
-      if (auto bound = guard_bound(module, shuffle, mask); bound && *bound > 0) high = static_cast<int64_t>(*bound) - 1;
-    }
+    if (!high) high = bound_where_it_runs(module, function, shuffle, mask);
   }
   if (!high || *high < 0 || *high >= (int64_t{1} << 16)) return 0;
   return static_cast<uint32_t>(std::bit_ceil(static_cast<uint64_t>(*high) + 1));
