@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -94,11 +95,16 @@ void main() {
 ```
 
 ## Exceptions
-Arrays indexed only with constants, or with expressions of the counters of
-loops whose trip count is a compile-time constant once the enclosing loops
-are unrolled, when the array has at most 16 elements or every such loop is
-marked `[[unroll]]`: drivers unroll those loops and keep the elements in
-registers. Specialization constants count at their defaults, for array
+Arrays indexed only with values that are constants once loops whose trip
+count is a compile-time constant are unrolled, when the array has at most 16
+elements or every such loop is marked `[[unroll]]`: drivers unroll those
+loops and keep the elements in registers. Such values are the loops'
+counters, expressions of them, and any integer carried around such loops by
+constant steps, such as a counter kept by hand (`taps[n++]` inside two 3x3
+loops), as long as constants decide every branch that chooses its value. A
+counter stepped only where the data says so (`if (v > 0.0) kept[n++] = v;`),
+or read after a loop that may stop early on the data, is a run-time index.
+Specialization constants count at their defaults, for array
 sizes, loop bounds and the booleans that choose between them; an array of
 one element is never indexed dynamically. Tables only ever written with
 constants (`const float lut[] = ...`) are silent: drivers put them in
@@ -255,81 +261,206 @@ std::optional<bool> constant_bool(const Module& module, uint32_t id) {
 }
 
 // Decides whether an index turns into a constant once the loops it depends
-// on are unrolled: it is computed from constants and from counters of loops
-// whose start, step and bound are themselves such values.
+// on are fully unrolled. In each unrolled copy of a loop whose trip count is a
+// constant, every integer computed from constants by pure arithmetic is a
+// constant too, and so is every value carried around such a loop: the
+// counter `i`, and as much a hand-kept `n++` stepped by an inner loop. Where
+// paths join, the value is a constant when constants decide which path was
+// taken. The classifier takes the largest set of values closed under these
+// rules (a counter depends on itself, so this is a greatest fixed point: all
+// values start constant and only ever get worse) and grades the others by
+// what breaks them.
 class IndexClassifier {
  public:
-  IndexClassifier(const Module& module, const Cfg& cfg, const std::vector<Loop>& loops)
-      : module_(module), cfg_(cfg), loops_(loops) {}
+  IndexClassifier(const Module& module, const ir::Function& function, const Cfg& cfg, const std::vector<Loop>& loops)
+      : module_(module), function_(function), cfg_(cfg), loops_(loops) {}
 
-  IndexKind classify(uint32_t index) {
-    IndexKind result;
-    std::vector<uint32_t> work{index};
-    std::set<uint32_t> seen;
-    while (!work.empty()) {
-      uint32_t id = work.back();
-      work.pop_back();
-      if (!seen.insert(id).second || is_constant(module_, id)) continue;
-      const ir::Instruction* definition = module_.def(id);
-      if (!definition) return {Index::RunTime, false};
-      if (uint32_t copied = copied_value(module_, id); copied != id) {
-        work.push_back(copied);
-        continue;
-      }
-      if (definition->opcode() == Op::OpPhi) {
-        const Loop* loop = loop_with_header(*definition);
-        if (!loop) {
-          uint32_t chosen = chosen_value(*definition);
-          if (!chosen) return {Index::RunTime, false};
-          work.push_back(chosen);
-          continue;
-        }
-        if (!steps_itself(*loop, *definition)) return {Index::RunTime, false};  // a value carried around a loop
-        std::optional<IndexKind> kind = counter(*loop, *definition);
-        if (!kind) {
-          result.kind = std::max(result.kind, Index::RunTimeTripCounter);
-        } else {
-          result.kind = std::max(result.kind, kind->kind);
-          result.all_loops_unrolled = result.all_loops_unrolled && kind->all_loops_unrolled;
-        }
-        continue;
-      }
-      if (definition->opcode() == Op::OpSelect) {
-        if (auto condition = constant_bool(module_, definition->word(2))) {
-          work.push_back(definition->word(*condition ? 3 : 4));  // a specialization constant, at its default
-          continue;
-        }
-      }
-      if (!is_pure_integer_operation(*definition)) return {Index::RunTime, false};
-      // An extended instruction's first input is its instruction set.
-      size_t first = definition->opcode() == Op::OpExtInst ? 4 : 2;
-      for (size_t i = first; i < definition->operands().size(); ++i) work.push_back(definition->word(i));
-    }
-    return result;
+  IndexKind classify(const ir::Instruction& chain, uint32_t index) {
+    if (!solved_) solve();
+    const ir::Block* block = module_.block_of(chain);
+    int at = block ? cfg_.index_of(block->id()) : -1;
+    return at < 0 ? state(index) : operand(static_cast<uint32_t>(at), index);
   }
 
  private:
-  const Loop* loop_with_header(const ir::Instruction& phi) const {
-    int block = block_index(module_, cfg_, phi);
-    for (const Loop& loop : loops_) {
-      if (static_cast<int>(loop.header) == block) return &loop;
+  static IndexKind worse(IndexKind a, IndexKind b) {
+    return {std::max(a.kind, b.kind), a.all_loops_unrolled && b.all_loops_unrolled};
+  }
+
+  IndexKind state(uint32_t id) const {
+    if (is_constant(module_, id)) return {};
+    auto it = states_.find(id);
+    return it == states_.end() ? IndexKind{Index::RunTime, false} : it->second;
+  }
+
+  // A value as an instruction in block `user` reads it: a value that changes
+  // in a loop the user is outside of is the one of the iteration that left,
+  // so it is a constant only when every way out of that loop is decided by
+  // constants. (SSA threads values through the loops they cross as phis of
+  // themselves: those are the value, from outside.)
+  IndexKind operand(uint32_t user, uint32_t id) const {
+    id = copied_value(module_, id);
+    IndexKind kind = state(id);
+    const ir::Instruction* definition = module_.def(id);
+    const ir::Block* block = definition ? module_.block_of(*definition) : nullptr;
+    int defined = block ? cfg_.index_of(block->id()) : -1;
+    if (defined < 0) return kind;
+    for (size_t l = 0; l < loops_.size(); ++l) {
+      const Loop& loop = loops_[l];
+      if (loop.body[static_cast<uint32_t>(defined)] && !loop.body[user] && !invariant(l, id)) {
+        kind = worse(kind, every_exit(l));
+      }
     }
-    return nullptr;
+    return kind;
+  }
+
+  bool invariant(size_t loop, uint32_t id) const {
+    auto [cached, fresh] = invariants_.try_emplace({loop, id}, false);
+    if (fresh) cached->second = is_loop_invariant(module_, cfg_, loops_[loop], id);
+    return cached->second;
+  }
+
+  void solve() {
+    solved_ = true;
+    std::vector<const ir::Instruction*> values;
+    for (const ir::Block& block : function_.blocks) {
+      for (const ir::Instruction& instruction : block.instructions) {
+        if (instruction.result_id() == 0) continue;
+        values.push_back(&instruction);
+        states_[instruction.result_id()] = IndexKind{};
+      }
+    }
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const ir::Instruction* value : values) {
+        IndexKind& current = states_[value->result_id()];
+        IndexKind next = worse(current, transfer(*value));
+        if (next.kind != current.kind || next.all_loops_unrolled != current.all_loops_unrolled) {
+          current = next;
+          changed = true;
+        }
+      }
+    }
+  }
+
+  IndexKind transfer(const ir::Instruction& instruction) const {
+    uint32_t id = instruction.result_id();
+    uint32_t block = static_cast<uint32_t>(block_index(module_, cfg_, instruction));
+    if (uint32_t copied = copied_value(module_, id); copied != id) return operand(block, copied);
+    if (instruction.opcode() == Op::OpPhi) return phi(instruction, block);
+    if (instruction.opcode() == Op::OpSelect) {
+      if (auto condition = constant_bool(module_, instruction.word(2))) {
+        return operand(block, instruction.word(*condition ? 3 : 4));  // a specialization constant, at its default
+      }
+    }
+    if (!is_pure_integer_operation(instruction)) return {Index::RunTime, false};
+    IndexKind kind;
+    // An extended instruction's first input is its instruction set.
+    size_t first = instruction.opcode() == Op::OpExtInst ? 4 : 2;
+    for (size_t i = first; i < instruction.operands().size(); ++i) kind = worse(kind, operand(block, instruction.word(i)));
+    return kind;
+  }
+
+  IndexKind phi(const ir::Instruction& phi, uint32_t block) const {
+    IndexKind kind;
+    for (size_t i = 2; i + 1 < phi.operands().size(); i += 2) kind = worse(kind, operand(block, phi.word(i)));
+    if (std::optional<size_t> loop = loop_with_header(block)) {
+      // A value carried around the loop: one constant per unrolled iteration
+      // when some way out of the loop is decided by constants.
+      IndexKind exit = some_exit(*loop);
+      if (exit.kind != Index::ConstantTripCounters) return worse(kind, {Index::RunTimeTripCounter, false});
+      constexpr uint32_t kUnroll = static_cast<uint32_t>(spv::LoopControlMask::Unroll);
+      bool unrolled = (loops_[*loop].merge->word(2) & kUnroll) != 0;
+      return worse(kind, {Index::ConstantTripCounters, exit.all_loops_unrolled && unrolled});
+    }
+    if (uint32_t chosen = chosen_value(phi)) return operand(block, chosen);
+    for (uint32_t decider : deciders(block)) {
+      const ir::Instruction& branch = function_.blocks[decider].terminator();
+      kind = worse(kind, operand(decider, branch.word(0)));
+    }
+    return kind;
+  }
+
+  std::optional<size_t> loop_with_header(uint32_t block) const {
+    for (size_t l = 0; l < loops_.size(); ++l) {
+      if (loops_[l].header == block) return l;
+    }
+    return std::nullopt;
+  }
+
+  // The conditions of the branches that leave a loop, each as the branch reads it.
+  std::vector<IndexKind> exits(size_t loop) const {
+    auto [cached, fresh] = exit_blocks_.try_emplace(loop);
+    if (fresh) {
+      const Loop& body = loops_[loop];
+      for (uint32_t b = 0; b < cfg_.size(); ++b) {
+        if (!body.body[b] || !branches(b)) continue;
+        bool leaves = false;
+        for (uint32_t next : cfg_.successors(b)) leaves |= !body.body[next];
+        if (leaves) cached->second.push_back(b);
+      }
+    }
+    std::vector<IndexKind> conditions;
+    for (uint32_t b : cached->second) conditions.push_back(operand(b, function_.blocks[b].terminator().word(0)));
+    return conditions;
+  }
+
+  bool branches(uint32_t block) const {
+    Op op = function_.blocks[block].terminator().opcode();
+    return op == Op::OpBranchConditional || op == Op::OpSwitch;
+  }
+
+  // The best way out: the trip count is a constant when one exit is.
+  IndexKind some_exit(size_t loop) const {
+    IndexKind best{Index::RunTime, false};
+    for (IndexKind exit : exits(loop)) {
+      if (exit.kind < best.kind || (exit.kind == best.kind && exit.all_loops_unrolled)) best = exit;
+    }
+    return best;
+  }
+
+  // The worst way out: which iteration leaves is a constant when every exit is.
+  IndexKind every_exit(size_t loop) const {
+    IndexKind worst;
+    for (IndexKind exit : exits(loop)) worst = worse(worst, exit);
+    if (worst.kind != Index::ConstantTripCounters) return {Index::RunTimeTripCounter, false};
+    return worst;
+  }
+
+  // The blocks whose branches decide along which edge control enters `block`:
+  // those on the paths from its immediate dominator to it.
+  const std::vector<uint32_t>& deciders(uint32_t block) const {
+    auto [cached, fresh] = deciders_.try_emplace(block);
+    std::vector<uint32_t>& found = cached->second;
+    int top = module_.dominators(function_).idom(block);
+    if (!fresh || top < 0) return found;
+    std::vector<bool> seen(cfg_.size(), false);
+    std::vector<uint32_t> work(cfg_.predecessors(block));
+    while (!work.empty()) {
+      uint32_t b = work.back();
+      work.pop_back();
+      if (seen[b]) continue;
+      seen[b] = true;
+      if (branches(b) && !is_constant(module_, function_.blocks[b].terminator().word(0))) found.push_back(b);
+      if (static_cast<int>(b) == top) continue;
+      for (uint32_t previous : cfg_.predecessors(b)) work.push_back(previous);
+    }
+    return found;
   }
 
   // The value a phi takes when the branch that decides between its inputs
   // tests a constant (a specialization constant, at its default), or 0.
   uint32_t chosen_value(const ir::Instruction& phi) const {
     int block = block_index(module_, cfg_, phi);
-    int decider = block < 0 ? -1 : module_.dominators(*function_of(phi)).idom(static_cast<uint32_t>(block));
+    const DominatorTree& dominators = module_.dominators(function_);
+    int decider = block < 0 ? -1 : dominators.idom(static_cast<uint32_t>(block));
     if (decider < 0) return 0;
-    const ir::Instruction& branch = function_of(phi)->blocks[static_cast<uint32_t>(decider)].terminator();
+    const ir::Instruction& branch = function_.blocks[static_cast<uint32_t>(decider)].terminator();
     if (branch.opcode() != Op::OpBranchConditional) return 0;
     auto condition = constant_bool(module_, branch.word(0));
     if (!condition) return 0;
     int taken = cfg_.index_of(branch.word(*condition ? 1 : 2));
     if (taken < 0) return 0;
-    const DominatorTree& dominators = module_.dominators(*function_of(phi));
     uint32_t chosen = 0;
     for (size_t i = 2; i + 1 < phi.operands().size(); i += 2) {
       int from = cfg_.index_of(phi.word(i + 1));
@@ -343,106 +474,15 @@ class IndexClassifier {
     return chosen;
   }
 
-  const ir::Function* function_of(const ir::Instruction& instruction) const {
-    return module_.function_of(*module_.block_of(instruction));
-  }
-
-  // Whether `id` is the counter (or the stepped counter) itself, through copies and conversions.
-  bool is_counter_value(uint32_t id, const ir::Instruction& phi, uint32_t step) const {
-    for (int depth = 0; depth < 8; ++depth) {
-      if (id == phi.result_id() || id == step) return true;
-      const ir::Instruction* definition = module_.def(id);
-      if (!definition) return false;
-      if (uint32_t copied = copied_value(module_, id); copied != id) {
-        id = copied;
-      } else if (definition->opcode() == Op::OpBitcast || definition->opcode() == Op::OpSConvert ||
-                 definition->opcode() == Op::OpUConvert || definition->opcode() == Op::OpCopyObject) {
-        id = definition->word(2);
-      } else {
-        return false;
-      }
-    }
-    return false;
-  }
-
-  bool unrollable(uint32_t id, IndexKind& kind) {
-    IndexKind value = classify(id);
-    kind.all_loops_unrolled = kind.all_loops_unrolled && value.all_loops_unrolled;
-    return value.kind == Index::ConstantTripCounters;
-  }
-
-  // Whether a loop header phi is a counter: the next iteration's value is
-  // the phi stepped by integer arithmetic.
-  bool steps_itself(const Loop& loop, const ir::Instruction& phi) const {
-    for (size_t i = 2; i + 1 < phi.operands().size(); i += 2) {
-      int from = cfg_.index_of(phi.word(i + 1));
-      if (from < 0 || !loop.body[static_cast<uint32_t>(from)]) continue;
-      const ir::Instruction* next = module_.def(phi.word(i));
-      if (!next || !is_integer_arithmetic(next->opcode()) || next->operands().size() != 4) return false;
-      if (!is_counter_value(next->word(2), phi, 0) && !is_counter_value(next->word(3), phi, 0)) return false;
-    }
-    return true;
-  }
-
-  // The counter of a loop whose trip count is known once enclosing loops are
-  // unrolled, or nullopt.
-  std::optional<IndexKind> counter(const Loop& loop, const ir::Instruction& phi) {
-    if (auto known = counters_.find(phi.result_id()); known != counters_.end()) return known->second;
-    counters_[phi.result_id()] = std::nullopt;  // a cycle through this counter is no counter
-    std::optional<IndexKind> result = judge_counter(loop, phi);
-    counters_[phi.result_id()] = result;
-    return result;
-  }
-
-  std::optional<IndexKind> judge_counter(const Loop& loop, const ir::Instruction& phi) {
-    uint32_t start = 0, step = 0;
-    for (size_t i = 2; i + 1 < phi.operands().size(); i += 2) {
-      int from = cfg_.index_of(phi.word(i + 1));
-      if (from < 0) return std::nullopt;
-      uint32_t& slot = loop.body[static_cast<uint32_t>(from)] ? step : start;
-      if (slot != 0 && slot != phi.word(i)) return std::nullopt;
-      slot = phi.word(i);
-    }
-    constexpr uint32_t kUnroll = static_cast<uint32_t>(spv::LoopControlMask::Unroll);
-    IndexKind kind{Index::ConstantTripCounters, (loop.merge->word(2) & kUnroll) != 0};
-    const ir::Instruction* next = step ? module_.def(step) : nullptr;
-    if (!start || !next || !unrollable(start, kind) || !is_integer_arithmetic(next->opcode()) ||
-        next->operands().size() != 4) {
-      return std::nullopt;
-    }
-    uint32_t a = next->word(2), b = next->word(3);
-    bool steps = (is_counter_value(a, phi, 0) && unrollable(b, kind)) ||
-                 (is_counter_value(b, phi, 0) && unrollable(a, kind));
-    if (!steps) return std::nullopt;
-    for (const ir::Block& block : module_.function_of(*module_.block_of(phi))->blocks) {
-      int index = cfg_.index_of(block.id());
-      if (index < 0 || !loop.body[static_cast<uint32_t>(index)]) continue;
-      const ir::Instruction& branch = block.terminator();
-      if (branch.opcode() != Op::OpBranchConditional || !leaves(loop, branch)) continue;
-      const ir::Instruction* compare = module_.def(branch.word(0));
-      if (!compare || !is_comparison(compare->opcode())) continue;
-      uint32_t left = compare->word(2), right = compare->word(3);
-      IndexKind bound = kind;
-      if ((is_counter_value(left, phi, step) && unrollable(right, bound)) ||
-          (is_counter_value(right, phi, step) && unrollable(left, bound))) {
-        return bound;
-      }
-    }
-    return std::nullopt;
-  }
-
-  bool leaves(const Loop& loop, const ir::Instruction& branch) const {
-    for (size_t target = 1; target <= 2; ++target) {
-      int block = cfg_.index_of(branch.word(target));
-      if (block >= 0 && !loop.body[static_cast<uint32_t>(block)]) return true;
-    }
-    return false;
-  }
-
   const Module& module_;
+  const ir::Function& function_;
   const Cfg& cfg_;
   const std::vector<Loop>& loops_;
-  std::unordered_map<uint32_t, std::optional<IndexKind>> counters_;
+  bool solved_ = false;
+  std::unordered_map<uint32_t, IndexKind> states_;
+  mutable std::unordered_map<size_t, std::vector<uint32_t>> exit_blocks_;  // by loop
+  mutable std::unordered_map<uint32_t, std::vector<uint32_t>> deciders_;   // by block
+  mutable std::map<std::pair<size_t, uint32_t>, bool> invariants_;         // by loop and value
 };
 
 // One access chain into a per-invocation variable, walked down its type.
@@ -474,7 +514,7 @@ std::optional<Access> dynamic_access(const Module& module, IndexClassifier& clas
     // An index into one element can only be 0.
     bool single = module.constant_value(type->word(2)) == 1u;
     if (!single && !is_constant(module, index)) {
-      IndexKind kind = classifier.classify(index);
+      IndexKind kind = classifier.classify(chain, index);
       if (kind.kind != Index::ConstantTripCounters) return Access{&chain, outer, kind.kind, index};
       if (!kind.all_loops_unrolled && element_count(module, outer.type) > kUnrolledElements) {
         return Access{&chain, outer, Index::NotUnrolled, index};
@@ -569,7 +609,7 @@ class PrivateArraySpill final : public Rule {
           if (instruction.opcode() == Op::OpVariable) variables.push_back(&instruction);
         }
       }
-      IndexClassifier classifier(module, cfg, loops);
+      IndexClassifier classifier(module, function, cfg, loops);
       for (const ir::Instruction* variable : variables) check_variable(module, cfg, classifier, source, *variable, report);
     }
   }

@@ -10,6 +10,7 @@
 
 #include "analyzer/accesses.h"
 #include "analyzer/collision.h"
+#include "analyzer/layout_padding.h"
 #include "analyzer/loops.h"
 #include "analyzer/pointers.h"
 #include "analyzer/symbolic.h"
@@ -84,6 +85,15 @@ shared memory.
 ## Exceptions
 - Loops that let invocations interleave, such as `y[base + tid + i * 256]`,
   step by one element between neighbours and are silent.
+- A record is judged whole: the accesses of one invocation to one buffer
+  that move together (a struct read member by member, a vector by
+  component, its neighbours' records read alike) count as one, with the
+  padding its layout leaves (a `vec3` at the end of a struct, an std430
+  array of `vec3`) counted as read. A record some of whose bytes no access
+  uses is reported once, with notes on its other parts, and only when the
+  cache lines a subgroup touches for it are more than its used bytes would
+  fill packed: a 12-byte read from each 16-byte record by 16 invocations
+  touches 2 lines where 2 would do, and is silent.
 - An invocation that reads or writes every byte of a block of its own, in a
   burst: up to 128 bytes (a cache line) in straight-line code or in loops of
   constant trip count, which compilers unroll (`x[tid * 4 + 0]` to
@@ -472,13 +482,21 @@ class UncoalescedGlobalAccess final : public Rule {
       if (candidates.empty()) continue;
       const CollisionFinder& finder = module.collisions(*entry.function);
       Context context{module, *along, finder, LoopValues(module, *entry.function)};
+      int64_t invocations = std::min<int64_t>(kSubgroupSize, static_cast<int64_t>(along->width));
       std::set<std::pair<std::string, uint32_t>> reported;
+      std::set<const MemoryAccess*> judged;  // the members of records already reported
       for (const Candidate& candidate : candidates) {
-        if (!strided(candidate, candidates, context)) continue;
+        if (judged.count(candidate.access)) continue;
+        Judgement judgement = judge(candidate, candidates, context, invocations);
+        if (!judgement.strided) continue;
+        if (judgement.partial) {
+          // One finding for the record: its accesses are judged together.
+          for (const Candidate* member : judgement.record->members) judged.insert(member->access);
+        }
         Location location = module.nearest_location(*candidate.access->instruction);
         std::string name = buffer_name(module, *candidate.access);
         if (!reported.insert({location.file + ":" + name, location.line}).second) continue;
-        report_access(module, values, report, candidate, *along, name);
+        report_access(module, values, report, candidate, judgement, *along, name, invocations);
       }
     }
   }
@@ -492,24 +510,62 @@ class UncoalescedGlobalAccess final : public Rule {
     LoopValues loop_values;
   };
 
+  // The accesses to one buffer that move together with an access, each
+  // invocation's block of `stride` bytes, and the bytes of it they touch: a
+  // struct read member by member, a vec4 read by component, is one record.
+  struct Record {
+    std::vector<const Candidate*> members;  // in the function's order, the access itself included
+    int64_t stride = 0;
+    std::vector<bool> covered;  // by byte of the block: touched by an access, or padding of the layout
+    int64_t used() const { return std::count(covered.begin(), covered.end(), true); }
+    int64_t unused() const { return stride - used(); }
+  };
+
+  struct Judgement {
+    bool strided = false;
+    std::optional<Record> record;  // for a constant stride
+    bool partial = false;          // the record's accesses leave bytes of each block untouched
+  };
+
   // Whether the access wastes the lines it touches: a constant stride larger
   // than the element, unless the accesses that move with it fill each
-  // invocation's block and the block is small; or a run-time stride that is a
-  // row length.
-  static bool strided(const Candidate& candidate, const std::vector<Candidate>& all, const Context& context) {
+  // invocation's block and the block is small, or the lines the record's
+  // accesses touch are no more than its bytes need; or a run-time stride that
+  // is a row length.
+  static Judgement judge(const Candidate& candidate, const std::vector<Candidate>& all, const Context& context,
+                         int64_t invocations) {
     const MemoryAccess& access = *candidate.access;
     int64_t width = static_cast<int64_t>(access.width);
     if (std::optional<int64_t> stride = candidate.step.constant_value()) {
       int64_t magnitude = *stride < 0 ? -*stride : *stride;
-      if (magnitude <= width) return false;
-      switch (block_use(candidate, all, magnitude, context)) {
-        case BlockUse::Gaps: return true;
-        case BlockUse::Burst: return magnitude > kCacheLine;
-        case BlockUse::Walk: return magnitude > kWholeBlockLimit;
+      if (magnitude <= width) return {};
+      Record record;
+      BlockUse use = block_use(candidate, all, magnitude, context, record);
+      bool strided = false;
+      switch (use) {
+        case BlockUse::Gaps: strided = record_lines(record, invocations) > packed_lines(record, invocations); break;
+        case BlockUse::Burst: strided = magnitude > kCacheLine; break;
+        case BlockUse::Walk: strided = magnitude > kWholeBlockLimit; break;
       }
+      return {strided, std::move(record), use == BlockUse::Gaps};
     }
     const Symbol* walk = row_walk(candidate.offset, width);
-    return walk && !marked_short(context.module, *walk);
+    return {walk && !marked_short(context.module, *walk), std::nullopt};
+  }
+
+  // Cache lines the first subgroup's invocations touch with the record's
+  // accesses together, and the fewest its bytes could fill packed.
+  static int64_t record_lines(const Record& record, int64_t invocations) {
+    std::set<int64_t> lines;
+    for (int64_t i = 0; i < invocations; ++i) {
+      for (int64_t byte = 0; byte < record.stride; ++byte) {
+        if (record.covered[static_cast<size_t>(byte)]) lines.insert((i * record.stride + byte) / kCacheLine);
+      }
+    }
+    return static_cast<int64_t>(lines.size());
+  }
+  static int64_t packed_lines(const Record& record, int64_t invocations) {
+    return lines_touched(record.used(), record.used(), invocations);
   }
 
   // A loop the source asks to unroll (`[[unroll]]`) although its trip count
@@ -531,26 +587,36 @@ class UncoalescedGlobalAccess final : public Rule {
   // gap is certain: a burst then.
   enum class BlockUse { Gaps, Burst, Walk };
   static BlockUse block_use(const Candidate& candidate, const std::vector<Candidate>& all, int64_t stride,
-                            const Context& context) {
+                            const Context& context, Record& record) {
     auto position_of = [&](const Candidate& c) {
       return block_position(c.offset, stride, context.along, context.finder, context.loop_values);
     };
+    record = Record{{&candidate}, stride, std::vector<bool>(static_cast<size_t>(stride), false)};
     BlockPosition own = position_of(candidate);
-    if (own.unknown_moves) return BlockUse::Burst;
-    std::vector<bool> covered(static_cast<size_t>(stride), false);
+    if (own.unknown_moves) {
+      std::fill(record.covered.begin(), record.covered.end(), true);
+      return BlockUse::Burst;
+    }
+    record.members.clear();
     bool burst = true;
     for (const Candidate& other : all) {
       if (other.access->variable != candidate.access->variable || !(other.step == candidate.step)) continue;
       BlockPosition position = position_of(other);
       if (!(position.unknown == own.unknown)) continue;
+      record.members.push_back(&other);
       burst &= !position.run_time_walk;
       for (int64_t residue : position.residues) {
         for (int64_t byte = 0; byte < static_cast<int64_t>(other.access->width) && byte < stride; ++byte) {
-          covered[static_cast<size_t>((residue + byte) % stride)] = true;
+          record.covered[static_cast<size_t>((residue + byte) % stride)] = true;
         }
       }
     }
-    if (!std::all_of(covered.begin(), covered.end(), [](bool b) { return b; })) return BlockUse::Gaps;
+    if (record.used() < stride) {
+      // A record one invocation reads whole but for the layout's padding is read whole.
+      std::vector<bool> padding = element_padding(context.module, access_pointer(*candidate.access), stride);
+      for (size_t b = 0; b < padding.size(); ++b) record.covered[b] = record.covered[b] || padding[b];
+    }
+    if (record.used() < stride) return BlockUse::Gaps;
     return burst ? BlockUse::Burst : BlockUse::Walk;
   }
 
@@ -566,19 +632,29 @@ class UncoalescedGlobalAccess final : public Rule {
   }
 
   static void report_access(const Module& module, const SymbolicValues& values, Reporter& report,
-                            const Candidate& candidate, const Neighbours& along, const std::string& name) {
+                            const Candidate& candidate, const Judgement& judgement, const Neighbours& along,
+                            const std::string& name, int64_t invocations) {
     const MemoryAccess& access = *candidate.access;
     int64_t width = static_cast<int64_t>(access.width);
-    int64_t invocations = std::min<int64_t>(kSubgroupSize, static_cast<int64_t>(along.width));
     std::string where = fmt::format("adjacent invocations along {} {} '{}'", kAxis[along.local.id], verb(access), name);
     std::string message;
+    const Record* record = judgement.record ? &*judgement.record : nullptr;
     if (std::optional<int64_t> stride = candidate.step.constant_value()) {
       int64_t bytes = *stride < 0 ? -*stride : *stride;
       std::string apart = bytes % width == 0 ? fmt::format("{} bytes apart, {} times the {} bytes each one {}s", bytes,
                                                            bytes / width, width, verb(access))
                                              : fmt::format("{} bytes apart in {}-byte {}s", bytes, width, verb(access));
-      message = fmt::format("{} {}; a subgroup touches {} cache lines where {} would do", where, apart,
-                            lines_touched(bytes, width, invocations), lines_touched(width, width, invocations));
+      int64_t touched = lines_touched(bytes, width, invocations), needed = lines_touched(width, width, invocations);
+      if (record && judgement.partial) {
+        // The record's accesses together: the lines they touch and the lines their bytes need.
+        touched = record_lines(*record, invocations);
+        needed = packed_lines(*record, invocations);
+        if (record->used() != width) {
+          apart = fmt::format("{} bytes apart and leave {} bytes of each one's {}-byte record unused", bytes,
+                              record->unused(), bytes);
+        }
+      }
+      message = fmt::format("{} {}; a subgroup touches {} cache lines where {} would do", where, apart, touched, needed);
     } else {
       std::string bytes = polynomial_text(module, values, candidate.step);
       std::optional<Polynomial> elements = divided(candidate.step, width);
@@ -589,6 +665,7 @@ class UncoalescedGlobalAccess final : public Rule {
                             apart, invocations);
     }
     auto diagnostic = report.at(*access.instruction, message);
+    if (record && judgement.partial) note_other_members(module, diagnostic, candidate, *record);
     if (const Symbol* walk = row_walk(candidate.offset, width)) {
       const ir::Instruction* phi = module.def(walk->id);
       const ir::Block* header = phi ? module.block_of(*phi) : nullptr;
@@ -600,6 +677,44 @@ class UncoalescedGlobalAccess final : public Rule {
     diagnostic.fix_title(
         "let adjacent invocations take adjacent elements (the invocation index as the fastest-moving term of the "
         "index), or stage the data through shared memory");
+  }
+
+  // Where the record's other accesses touch other bytes of it: one note per
+  // line, for the first few lines that touch a part the reported line does not.
+  static void note_other_members(const Module& module, DiagnosticBuilder& diagnostic, const Candidate& candidate,
+                                 const Record& record) {
+    constexpr size_t kMostNotes = 4;
+    struct Part {
+      const Candidate* first;
+      int64_t begin, end;  // bytes of the record, end exclusive
+    };
+    auto part_of = [&](const Candidate& c) {
+      int64_t begin = positive_modulo(c.offset.constant_term(), record.stride);
+      return Part{&c, begin, begin + static_cast<int64_t>(c.access->width)};
+    };
+    std::map<uint32_t, Part> by_line;
+    std::vector<uint32_t> order;
+    for (const Candidate* member : record.members) {
+      uint32_t line = module.nearest_location(*member->access->instruction).line;
+      Part part = part_of(*member);
+      auto [it, fresh] = by_line.emplace(line, part);
+      if (fresh) {
+        order.push_back(line);
+      } else {
+        it->second.begin = std::min(it->second.begin, part.begin);
+        it->second.end = std::max(it->second.end, part.end);
+      }
+    }
+    uint32_t reported = module.nearest_location(*candidate.access->instruction).line;
+    std::set<std::pair<int64_t, int64_t>> shown;
+    if (auto own = by_line.find(reported); own != by_line.end()) shown.insert({own->second.begin, own->second.end});
+    for (uint32_t line : order) {
+      const Part& part = by_line.at(line);
+      if (shown.size() > kMostNotes || line == reported || !shown.insert({part.begin, part.end}).second) continue;
+      diagnostic.note(module.nearest_location(*part.first->access->instruction),
+                      fmt::format("the same invocation {}s bytes {} to {} of its record here", verb(*part.first->access),
+                                  part.begin, part.end - 1));
+    }
   }
 
   // The polynomial divided by `divisor`, when every coefficient divides.

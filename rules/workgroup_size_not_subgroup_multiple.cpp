@@ -1,8 +1,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <cctype>
+#include <optional>
 #include <set>
+#include <string>
+#include <string_view>
 
+#include "analyzer/source_names.h"
 #include "rules/rule.h"
 #include "rules/support/target_limits.h"
 
@@ -134,15 +140,95 @@ bool has_undeclared_default(const std::array<WorkgroupDimension, 3>& size) {
                      [](const WorkgroupDimension& d) { return d.spec_id && !d.default_declared; });
 }
 
-// The line of `layout(local_size_x = ...)` or `[numthreads(...)]`, else the
-// entry point's function (a source the module does not carry, e.g. one with
-// #include, or SPIR-V, whose execution modes have no line).
-Location workgroup_size_location(const Module& module, const EntryPoint& entry) {
-  for (const char* word : {"local_size_x", "local_size_x_id", "local_size_y", "local_size_y_id", "local_size_z",
-                           "local_size_z_id", "numthreads"}) {
-    if (auto found = module.source_line(word)) return *found;
+// The number a source line states after `word =` (`local_size_x = 64`), or
+// nullopt when it names none or a macro stands there.
+std::optional<uint64_t> stated_number(std::string_view line, std::string_view word) {
+  for (size_t at = line.find(word); at != std::string_view::npos; at = line.find(word, at + 1)) {
+    bool starts = at == 0 || !(std::isalnum(static_cast<unsigned char>(line[at - 1])) || line[at - 1] == '_');
+    size_t i = at + word.size();
+    if (!starts || (i < line.size() && (std::isalnum(static_cast<unsigned char>(line[i])) || line[i] == '_'))) continue;
+    while (i < line.size() && line[i] == ' ') ++i;
+    if (i >= line.size() || line[i] != '=') continue;
+    ++i;
+    while (i < line.size() && line[i] == ' ') ++i;
+    uint64_t value = 0;
+    size_t digits = 0;
+    for (; i < line.size() && std::isdigit(static_cast<unsigned char>(line[i])); ++i, ++digits) {
+      value = value * 10 + static_cast<uint64_t>(line[i] - '0');
+    }
+    return digits > 0 ? std::optional(value) : std::nullopt;
   }
-  return module.location(entry.function->definition);
+  return std::nullopt;
+}
+
+// The three numbers of `[numthreads(X, Y, Z)]`, each nullopt where a macro
+// stands.
+std::array<std::optional<uint64_t>, 3> stated_numthreads(std::string_view line) {
+  std::array<std::optional<uint64_t>, 3> numbers;
+  size_t at = line.find("numthreads");
+  size_t open = at == std::string_view::npos ? at : line.find('(', at);
+  if (open == std::string_view::npos) return numbers;
+  size_t i = open + 1;
+  for (size_t d = 0; d < 3 && i < line.size(); ++d) {
+    size_t end = line.find_first_of(",)", i);
+    if (end == std::string_view::npos) break;
+    std::string_view token = line.substr(i, end - i);
+    while (!token.empty() && token.front() == ' ') token.remove_prefix(1);
+    while (!token.empty() && token.back() == ' ') token.remove_suffix(1);
+    if (!token.empty() && std::all_of(token.begin(), token.end(), [](char c) { return std::isdigit(c); })) {
+      numbers[d] = std::stoull(std::string(token));
+    }
+    i = end + 1;
+  }
+  return numbers;
+}
+
+// Whether a line that declares a workgroup size can be the declaration the
+// module was compiled from: every number it states is the entry point's. A
+// declaration in a preprocessor branch the compiler skipped (`#if ...
+// local_size_x = 16 #else local_size_x = 1`) states other numbers.
+bool states_size(std::string_view line, const std::array<WorkgroupDimension, 3>& size) {
+  static constexpr const char* kSizes[] = {"local_size_x", "local_size_y", "local_size_z"};
+  static constexpr const char* kIds[] = {"local_size_x_id", "local_size_y_id", "local_size_z_id"};
+  std::array<std::optional<uint64_t>, 3> threads = stated_numthreads(line);
+  for (size_t d = 0; d < 3; ++d) {
+    if (auto value = stated_number(line, kSizes[d]); value && (size[d].spec_id || *value != size[d].value)) {
+      return false;
+    }
+    if (auto id = stated_number(line, kIds[d]); id && size[d].spec_id != *id) return false;
+    if (threads[d] && (size[d].spec_id || *threads[d] != size[d].value)) return false;
+  }
+  return true;
+}
+
+// The line of `layout(local_size_x = ...)` or `[numthreads(...)]` that
+// declares this entry point's size, else the entry point's function (a source
+// the module does not carry, e.g. one with #include, or SPIR-V, whose
+// execution modes have no line). Of several such lines (one per preprocessor
+// branch), the first whose numbers are the size compiled.
+Location workgroup_size_location(const Module& module, const EntryPoint& entry) {
+  static constexpr std::string_view kWords[] = {"local_size_x", "local_size_x_id", "local_size_y", "local_size_y_id",
+                                                "local_size_z", "local_size_z_id", "numthreads"};
+  std::optional<Location> first;
+  for (std::string_view word : kWords) {
+    if ((first = module.source_line(word))) break;
+  }
+  if (!first) return module.location(entry.function->definition);
+  SourceText source = source_text(module);
+  const std::vector<std::string>* lines = source.lines(first->file);
+  if (!lines || !entry.workgroup_size) return *first;
+  for (uint32_t line = first->line; line < lines->size(); ++line) {
+    std::string_view text = (*lines)[line];
+    text = text.substr(0, text.find("//"));
+    bool declares_size = std::any_of(std::begin(kWords), std::end(kWords), [&](std::string_view word) {
+      return stated_number(text, word) || (word == "numthreads" && text.find(word) != std::string_view::npos);
+    });
+    if (!declares_size || !states_size(text, *entry.workgroup_size)) continue;
+    Location at = *first;
+    at.line = line;
+    return at;
+  }
+  return *first;
 }
 
 std::string workgroup_text(const std::array<WorkgroupDimension, 3>& size, uint64_t invocations) {

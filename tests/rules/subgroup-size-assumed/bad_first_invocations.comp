@@ -14,7 +14,7 @@ void main() {
     barrier();
     if (tid < 32) {  // expect: subgroup-size-assumed confirmed "'< 32' on gl_LocalInvocationID.x, taking the first 32 invocations for one subgroup, assumes 32-wide subgroups; lavapipe (8 wide); intel-xe (8 to 32 wide, chosen per shader) and arm-mali-valhall (16 wide) run narrower ones"
         float v = tid < gl_NumSubgroups ? partial[tid] : 0.0;
-        v = subgroupAdd(v);  // expect: subgroup-operation-in-divergent-control-flow "subgroupAdd in control flow that depends on gl_LocalInvocationID"
+        v = subgroupAdd(v);
         if (tid == 0) res[gl_WorkGroupID.x] = v;
     }
 }
