@@ -66,12 +66,22 @@ class BarrierIntervals {
 
   const std::vector<BarrierInterval>& intervals() const { return intervals_; }
   const std::vector<Loop>& loops() const { return loops_; }
+  // Which iteration of a loop the walks are in, where a branch depends on it.
+  const LoopIterations& iterations() const { return iterations_; }
   // Whether every iteration of the loop passes a workgroup barrier, so that
   // two iterations never run their accesses at the same time.
   bool separates_iterations(const Loop& loop) const;
+  // Whether the invocations run the loop's iterations in step: every
+  // iteration passes a barrier, or the paths that pass none hang only on
+  // branches every invocation takes alike (`if (w < n) { ...; barrier(); }`).
+  // Then two invocations between the same two barriers are in the same
+  // iteration, unless the path from one access to the other came around the
+  // back edge. A skip that differs between invocations (`if (lid >= 32)
+  // continue;`) lets some of them run iterations ahead of the others.
+  bool keeps_iterations_in_step(const Loop& loop) const;
   // The loops containing both blocks whose iteration may differ between two
-  // accesses of the interval: loops without a barrier on every iteration, and
-  // loops whose back edge one path crossed and the other did not.
+  // accesses of the interval: loops whose iterations invocations may run out
+  // of step, and loops whose back edge one path crossed and the other did not.
   std::vector<const Loop*> differing_iterations(const IntervalAccess& a, const IntervalAccess& b) const;
   // The pairs of accesses, both passing `relevant`, that may run concurrently.
   std::vector<ConcurrentPair> concurrent_pairs(const std::function<bool(const MemoryAccess&)>& relevant) const;
@@ -96,17 +106,23 @@ class BarrierIntervals {
   // Adds the accesses of `block` from `from` on, up to its first barrier;
   // true when a barrier stopped it.
   bool scan(uint32_t block, size_t from, const std::vector<uint32_t>& crossed, BarrierInterval& interval) const;
-  std::optional<bool> entry_test(const ir::Instruction& test, const std::vector<uint32_t>& crossed,
-                                 uint32_t start_block) const;
   IterationLimits limits(uint32_t block, uint32_t other, int other_follows) const;
+  // The value of a branch condition on a path that crossed the back edges of
+  // `crossed` and is in the iterations `state` knows, when that decides it.
   std::optional<bool> flag_value(uint32_t id, const std::vector<uint32_t>& crossed, uint32_t start_block,
-                                 int depth) const;
+                                 LoopIterations::State state, int depth = 0) const;
+  std::optional<bool> phi_value(const ir::Instruction& phi, const std::vector<uint32_t>& crossed,
+                                uint32_t start_block, LoopIterations::State state, int depth) const;
+  bool skips_divergently(const Loop& loop) const;
+  bool has_barrier(uint32_t block) const;
 
   const Module& module_;
   const ir::Function& function_;
   const Accesses& accesses_;
   const std::vector<Loop>& loops_;
+  LoopIterations iterations_;
   std::vector<bool> separated_;  // by loop index
+  std::vector<bool> in_step_;    // by loop index
   std::vector<BarrierInterval> intervals_;
   // The barriers and accesses of each block, in order: an access names the
   // first of its instruction's accesses.

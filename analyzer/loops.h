@@ -2,6 +2,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
 #include <vector>
 
 #include "analyzer/module.h"
@@ -33,5 +36,54 @@ bool in_loop(const Module& module, const Cfg& cfg, const Loop& loop, const ir::I
 // outside it, or computed inside it without side effects from such values and
 // from loads of memory no invocation writes (Input, PushConstant).
 bool is_loop_invariant(const Module& module, const Cfg& cfg, const Loop& loop, uint32_t id);
+
+// Which iteration of a loop a path is in, where a branch depends on it. In
+//   for (uint i = 0; i < n; ++i) { if (i > 0) barrier(); tile[l] = ...; ... }
+// the barrier runs on every iteration but the first: a path that came around
+// the back edge takes it, one that entered the loop from outside does not.
+// The branch is decided by the loop's induction variable alone, so every
+// invocation in that iteration takes the same side.
+//
+// Only loops with such a branch are tracked; of the others a path knows
+// nothing. A path that leaves a loop forgets its iteration, and one that
+// enters it again is in its first. Induction variables are taken not to wrap
+// around while the loop runs, and the values compared with them not to wrap
+// either: `i > 0` holds on every iteration after the first of `i = 0; ++i`.
+class LoopIterations {
+ public:
+  enum class Iteration : uint8_t { Unknown, First, Later };
+  // Two bits per tracked loop; 0 knows nothing.
+  using State = uint64_t;
+  using IterationOf = std::function<Iteration(uint32_t header)>;
+  // The value of a phi, for callers that know more of it (a flag the loop sets).
+  using PhiValue = std::function<std::optional<bool>(const ir::Instruction& phi, int depth)>;
+
+  LoopIterations(const Module& module, const ir::Function& function);
+
+  bool tracks_any() const { return !tracked_.empty(); }
+  // The state after the edge from `block` to `next`.
+  State follow(State state, uint32_t block, uint32_t next) const;
+  Iteration iteration(State state, uint32_t header) const;
+  // The successor that every path in `state` takes from `block`, when the
+  // iterations it knows decide the branch.
+  std::optional<uint32_t> decided_successor(uint32_t block, State state) const;
+  // Whether a path in the given iteration of the loop at `header` can reach
+  // `block` from the header without leaving that iteration.
+  bool runs_in(uint32_t header, Iteration iteration, uint32_t block) const;
+  // The value of a boolean on every path whose loops are in the iterations
+  // `iteration_of` names, when that decides it.
+  std::optional<bool> decide(uint32_t id, const IterationOf& iteration_of, const PhiValue& phi = nullptr,
+                             int depth = 0) const;
+
+ private:
+  std::optional<bool> compare(const ir::Instruction& test, const IterationOf& iteration_of) const;
+  int tracked_index(uint32_t header) const;
+
+  const Module& module_;
+  const ir::Function& function_;
+  const std::vector<Loop>& loops_;
+  std::vector<uint32_t> tracked_;  // loop headers, at most kMaxTracked
+  static constexpr size_t kMaxTracked = 32;
+};
 
 }  // namespace klint
