@@ -12,6 +12,7 @@
 #include "analyzer/barriers.h"
 #include "analyzer/disjointness.h"
 #include "analyzer/ir/opcodes.h"
+#include "analyzer/loops.h"
 #include "analyzer/pointers.h"
 #include "analyzer/uniformity.h"
 #include "rules/rule.h"
@@ -276,7 +277,7 @@ class FunctionBarriers {
  public:
   FunctionBarriers(const Module& module, const ir::Function& function, bool is_entry, const CallSummary& calls)
       : module_(module), function_(function), cfg_(module.cfg(function)), all_(module.accesses(function).all()),
-        uniformity_(module.uniformity(function)), calls_(calls), is_entry_(is_entry),
+        uniformity_(module.uniformity(function)), iterations_(module, function), calls_(calls), is_entry_(is_entry),
         explicit_layout_(has_capability(module, spv::Capability::WorkgroupMemoryExplicitLayoutKHR)) {
     if (is_entry) disjointness_.emplace(module, function);
     for (size_t i = 0; i < all_.size(); ++i) modelled_[all_[i].instruction].push_back(i);
@@ -374,14 +375,48 @@ class FunctionBarriers {
   // Everything reachable from the barrier, forward or backward, without
   // passing another barrier. The barrier's own block is scanned once more
   // when a loop leads back to it, up to the barrier itself.
+  //
+  // Where a branch tests a loop's iteration (`if (i > 0) barrier();` at the
+  // top of the loop), a path follows only the side that iteration takes: one
+  // that came around the back edge takes the barrier. Walking back from a
+  // barrier that runs on no first iteration, nothing before the loop comes
+  // directly before it; from one that runs on the first alone, nothing of the
+  // iteration before.
   Side walk(uint32_t start, size_t position, bool forward) const {
+    using State = LoopIterations::State;
+    // Forward, the iterations the path knows (LoopIterations); backward, one
+    // bit per loop of `around` whose iteration the walk is still in.
+    std::vector<const Loop*> around;
+    std::vector<bool> in_first, in_later;
+    if (!forward && iterations_.tracks_any()) {
+      for (const Loop& loop : module_.loops(function_)) {
+        if (!loop.body[start] || around.size() == 64) continue;
+        bool first = iterations_.runs_in(loop.header, LoopIterations::Iteration::First, start);
+        bool later = iterations_.runs_in(loop.header, LoopIterations::Iteration::Later, start);
+        if (first && later) continue;
+        around.push_back(&loop);
+        in_first.push_back(first);
+        in_later.push_back(later);
+      }
+    }
+    State initial = around.empty() ? 0 : (around.size() == 64 ? ~State{0} : (State{1} << around.size()) - 1);
+    struct Item {
+      uint32_t block;
+      size_t from;
+      State state;
+    };
     Side side;
-    std::vector<bool> visited(cfg_.size(), false);
-    bool rescanned = false;
+    std::vector<std::vector<State>> visited(cfg_.size());
+    std::vector<State> rescanned;
+    auto first_time = [](std::vector<State>& seen, State state) {
+      if (std::find(seen.begin(), seen.end(), state) != seen.end()) return false;
+      seen.push_back(state);
+      return true;
+    };
     bool boundary = false;
-    std::deque<std::pair<uint32_t, size_t>> work{{start, forward ? position + 1 : position}};
+    std::deque<Item> work{{start, forward ? position + 1 : position, initial}};
     while (!work.empty()) {
-      auto [block, from] = work.front();
+      auto [block, from, state] = work.front();
       work.pop_front();
       const auto& instructions = function_.blocks[block].instructions;
       bool stopped = false;
@@ -400,21 +435,37 @@ class FunctionBarriers {
       }
       if (stopped) continue;
       if (forward ? cfg_.is_exit(block) : block == 0) boundary = true;
+      std::optional<uint32_t> only = forward ? iterations_.decided_successor(block, state) : std::nullopt;
       for (uint32_t next : forward ? cfg_.successors(block) : cfg_.predecessors(block)) {
-        if (!cfg_.reachable(next)) continue;
+        if (!cfg_.reachable(next) || (only && next != *only)) continue;
+        State next_state = forward ? iterations_.follow(state, block, next) : state;
+        bool feasible = true;
+        for (size_t l = 0; l < around.size() && !forward; ++l) {
+          if (!(state >> l & 1) || block != around[l]->header) continue;
+          // Back across the header: out of the loop is its first iteration,
+          // around the back edge a later one; either way the walk leaves the
+          // barrier's iteration.
+          feasible = feasible && (around[l]->body[next] ? in_later[l] : in_first[l]);
+          next_state &= ~(State{1} << l);
+        }
+        if (!feasible) continue;
         size_t next_from = forward ? 0 : function_.blocks[next].instructions.size();
         if (next == start) {
-          if (!rescanned) work.push_back({next, next_from});
-          rescanned = true;
+          if (first_time(rescanned, next_state)) work.push_back({next, next_from, next_state});
           continue;
         }
-        if (visited[next]) continue;
-        visited[next] = true;
-        work.push_back({next, next_from});
+        if (!first_time(visited[next], next_state)) continue;
+        work.push_back({next, next_from, next_state});
       }
     }
     // Past the start or end of a helper function lies whatever its callers do.
     if (boundary && !is_entry_) side.opaque.push_back({nullptr, Family::Any, true});
+    // A block walked in two iterations adds its accesses twice.
+    std::vector<size_t> unique;
+    for (size_t access : side.accesses) {
+      if (std::find(unique.begin(), unique.end(), access) == unique.end()) unique.push_back(access);
+    }
+    side.accesses = std::move(unique);
     return side;
   }
 
@@ -446,6 +497,7 @@ class FunctionBarriers {
   const Cfg& cfg_;
   const std::vector<MemoryAccess>& all_;
   const Uniformity& uniformity_;
+  LoopIterations iterations_;
   const CallSummary& calls_;
   bool is_entry_;
   std::optional<Disjointness> disjointness_;  // entry points only: it needs the workgroup size
