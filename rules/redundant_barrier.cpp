@@ -37,8 +37,9 @@ workgroup scope) that no pair of accesses needs. A barrier is needed when an
 access on one side of it and an access on the other, with no other barrier
 between them, touch the same shared or buffer memory from two different
 invocations and at least one of them writes. Accesses after the barrier include
-the next iteration's when it sits in a loop. klint reports the barrier when on
-every path:
+the next iteration's when it sits in a loop; a path that comes around the loop
+takes a barrier that runs on every iteration after the first (`if (i > 0)
+barrier();`). klint reports the barrier when on every path:
 - nothing touches shared memory or buffers since the previous barrier (two
   barriers in a row), or before it, or after it until the next barrier or the
   end of the shader;

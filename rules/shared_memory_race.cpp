@@ -76,6 +76,13 @@ void main() {
   pair of invocations.
 - Conditions klint cannot evaluate (`if (tid < n)` with `n` from a push
   constant) are taken to hold for some invocations.
+- A barrier under a test of the loop's counter alone (`if (i > 0) barrier();`
+  at the top of the body) runs on every iteration after the first, in every
+  invocation: it orders the previous iteration's accesses before this one's.
+- A loop body that every invocation skips alike (`if (w < n) { ... }`, a
+  `continue` or an early `return` on a uniform value) keeps the invocations in
+  the same iteration at every barrier; a skip that differs between
+  invocations lets some run iterations ahead of the others.
 - Subgroups are taken as 32 invocations wide in local-index order; the
   collision rarely depends on it.
 - A memory barrier alone (`memoryBarrierShared()`) between the accesses is
