@@ -309,6 +309,35 @@ bool LoopIterations::runs_in(uint32_t header, Iteration iteration, uint32_t bloc
   return false;
 }
 
+LoopIterations::State LoopIterations::back_start(uint32_t start) const {
+  State state = 0;
+  for (size_t t = 0; t < tracked_.size(); ++t) {
+    for (const Loop& loop : loops_) {
+      if (loop.header == tracked_[t] && loop.body[start]) state |= State{1} << (2 * t);
+    }
+  }
+  return state;
+}
+
+std::optional<LoopIterations::State> LoopIterations::follow_back(State state, uint32_t start, uint32_t block,
+                                                                 uint32_t previous) const {
+  for (size_t t = 0; t < tracked_.size(); ++t) {
+    if (!(state >> (2 * t) & 1) || block != tracked_[t]) continue;
+    auto [it, inserted] = runs_.try_emplace({t, start});
+    if (inserted) {
+      it->second = {runs_in(block, Iteration::First, start), runs_in(block, Iteration::Later, start)};
+    }
+    const Loop* loop = nullptr;
+    for (const Loop& candidate : loops_) {
+      if (candidate.header == block) loop = &candidate;
+    }
+    bool around = loop->body[previous];
+    if (!(around ? it->second.second : it->second.first)) return std::nullopt;
+    state &= ~(State{3} << (2 * t));
+  }
+  return state;
+}
+
 std::optional<bool> LoopIterations::decide(uint32_t id, const IterationOf& iteration_of, const PhiValue& phi,
                                            int depth) const {
   const ir::Instruction* def = module_.def(id);

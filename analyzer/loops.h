@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -70,6 +71,15 @@ class LoopIterations {
   // Whether a path in the given iteration of the loop at `header` can reach
   // `block` from the header without leaving that iteration.
   bool runs_in(uint32_t header, Iteration iteration, uint32_t block) const;
+
+  // Walking back from `start`, against the edges: the state knows which loops
+  // around `start` the walk is still in the iteration of. Stepping back from
+  // a loop's header leaves that iteration: out of the loop when it was the
+  // first, around the back edge when it was a later one. A step to where no
+  // path into `start` comes from is nullopt (back out of the loop from a
+  // barrier that `if (i > 0)` guards).
+  State back_start(uint32_t start) const;
+  std::optional<State> follow_back(State state, uint32_t start, uint32_t block, uint32_t previous) const;
   // The value of a boolean on every path whose loops are in the iterations
   // `iteration_of` names, when that decides it.
   std::optional<bool> decide(uint32_t id, const IterationOf& iteration_of, const PhiValue& phi = nullptr,
@@ -83,6 +93,8 @@ class LoopIterations {
   const ir::Function& function_;
   const std::vector<Loop>& loops_;
   std::vector<uint32_t> tracked_;  // loop headers, at most kMaxTracked
+  // runs_in(header, First / Later, block), by (tracked index, block).
+  mutable std::map<std::pair<size_t, uint32_t>, std::pair<bool, bool>> runs_;
   static constexpr size_t kMaxTracked = 32;
 };
 

@@ -385,22 +385,7 @@ class FunctionBarriers {
   // iteration before.
   Side walk(uint32_t start, size_t position, bool forward) const {
     using State = LoopIterations::State;
-    // Forward, the iterations the path knows (LoopIterations); backward, one
-    // bit per loop of `around` whose iteration the walk is still in.
-    std::vector<const Loop*> around;
-    std::vector<bool> in_first, in_later;
-    if (!forward && iterations_.tracks_any()) {
-      for (const Loop& loop : module_.loops(function_)) {
-        if (!loop.body[start] || around.size() == 64) continue;
-        bool first = iterations_.runs_in(loop.header, LoopIterations::Iteration::First, start);
-        bool later = iterations_.runs_in(loop.header, LoopIterations::Iteration::Later, start);
-        if (first && later) continue;
-        around.push_back(&loop);
-        in_first.push_back(first);
-        in_later.push_back(later);
-      }
-    }
-    State initial = around.empty() ? 0 : (around.size() == 64 ? ~State{0} : (State{1} << around.size()) - 1);
+    State initial = forward ? 0 : iterations_.back_start(start);
     struct Item {
       uint32_t block;
       size_t from;
@@ -439,17 +424,10 @@ class FunctionBarriers {
       std::optional<uint32_t> only = forward ? iterations_.decided_successor(block, state) : std::nullopt;
       for (uint32_t next : forward ? cfg_.successors(block) : cfg_.predecessors(block)) {
         if (!cfg_.reachable(next) || (only && next != *only)) continue;
-        State next_state = forward ? iterations_.follow(state, block, next) : state;
-        bool feasible = true;
-        for (size_t l = 0; l < around.size() && !forward; ++l) {
-          if (!(state >> l & 1) || block != around[l]->header) continue;
-          // Back across the header: out of the loop is its first iteration,
-          // around the back edge a later one; either way the walk leaves the
-          // barrier's iteration.
-          feasible = feasible && (around[l]->body[next] ? in_later[l] : in_first[l]);
-          next_state &= ~(State{1} << l);
-        }
-        if (!feasible) continue;
+        std::optional<State> followed =
+            forward ? iterations_.follow(state, block, next) : iterations_.follow_back(state, start, block, next);
+        if (!followed) continue;
+        State next_state = *followed;
         size_t next_from = forward ? 0 : function_.blocks[next].instructions.size();
         if (next == start) {
           if (first_time(rescanned, next_state)) work.push_back({next, next_from, next_state});

@@ -14,7 +14,7 @@ void main() {
     float acc = 0.0;
     tile[l] = 1.0;
     for (uint i = 0u; i < tiles; ++i) {
-        if (i > 0u) barrier();  // expect: redundant-barrier "since the previous barrier" // expect-note@+5: "the previous barrier"
+        if (i > 0u) barrier();  // expect: redundant-barrier "since the previous barrier" // expect-note@+4: "the previous barrier"
         tile[l] = x[i * 64u + l];
         barrier();
         acc += tile[63u - l];
