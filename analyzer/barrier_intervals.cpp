@@ -192,7 +192,8 @@ BarrierInterval BarrierIntervals::walk_blocks(uint32_t start_block, size_t start
     Item item = std::move(work.front());
     work.pop_front();
     if (scan(item.block, item.from, item.crossed, interval)) continue;
-    if (std::find(interval.blocks.begin(), interval.blocks.end(), item.block) == interval.blocks.end()) {
+    if (!iterations_.tracks_any() ||
+        std::find(interval.blocks.begin(), interval.blocks.end(), item.block) == interval.blocks.end()) {
       interval.blocks.push_back(item.block);
     }
     if (cfg.is_exit(item.block)) interval.reaches_exit = true;

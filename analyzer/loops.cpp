@@ -368,6 +368,15 @@ std::optional<bool> LoopIterations::compare(const ir::Instruction& test, const I
   std::optional<Comparison> kind = comparison(test.opcode());
   if (!kind || test.operands().size() != 4) return std::nullopt;
   const SymbolicValues& values = module_.symbolic(function_);
+  auto counts_iterations = [](const Polynomial& side) {
+    return std::any_of(side.terms().begin(), side.terms().end(), [](const auto& term) {
+      return std::any_of(term.first.begin(), term.first.end(),
+                         [](Symbol symbol) { return symbol.kind == Symbol::Kind::Induction; });
+    });
+  };
+  if (!counts_iterations(values.value(test.word(2))) && !counts_iterations(values.value(test.word(3)))) {
+    return std::nullopt;  // no loop's iteration decides it
+  }
   // Induction variables alone, each in its first iteration from a constant
   // start: evaluated there (`i < 4` on entry to `for (i = 0; i < 4; ++i)`).
   Assignment entry;
