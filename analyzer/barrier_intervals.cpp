@@ -54,7 +54,8 @@ BarrierIntervals::BarrierIntervals(const Module& module, const ir::Function& fun
       }
     }
     separated_.push_back(!unseparated);
-    in_step_.push_back(!unseparated || !skips_divergently(loop));
+    skips_.push_back(unseparated ? divergent_skips(loop) : std::vector<const ir::Instruction*>{});
+    in_step_.push_back(skips_.back().empty());
   }
 
   intervals_.push_back(walk(0, 0, nullptr));
@@ -73,10 +74,7 @@ bool BarrierIntervals::has_barrier(uint32_t block) const {
   return std::any_of(events_[block].begin(), events_[block].end(), [](const Event& e) { return e.barrier; });
 }
 
-// Whether a branch that invocations may take differently chooses between a
-// path through the loop's iteration that passes no barrier and one that
-// passes a barrier.
-bool BarrierIntervals::skips_divergently(const Loop& loop) const {
+std::vector<const ir::Instruction*> BarrierIntervals::divergent_skips(const Loop& loop) const {
   const Cfg& cfg = module_.cfg(function_);
   const Uniformity& uniformity = module_.uniformity(function_);
   // The blocks on barrier-free paths from the header to a latch.
@@ -105,6 +103,7 @@ bool BarrierIntervals::skips_divergently(const Loop& loop) const {
     }
   }
   auto barrier_free = [&](uint32_t block) { return from_header[block] && to_latch[block]; };
+  std::vector<const ir::Instruction*> skips;
   for (uint32_t block = 0; block < function_.blocks.size(); ++block) {
     if (!barrier_free(block)) continue;
     const ir::Instruction& branch = function_.blocks[block].terminator();
@@ -113,9 +112,81 @@ bool BarrierIntervals::skips_divergently(const Loop& loop) const {
     bool decides = std::any_of(next.begin(), next.end(), [&](uint32_t n) {
       return loop.body[n] && n != loop.header && !barrier_free(n);
     });
-    if (decides && (uniformity.value(branch.word(0)) || uniformity.divergent_branch(block))) return true;
+    if (decides && (uniformity.value(branch.word(0)) || uniformity.divergent_branch(block))) skips.push_back(&branch);
+  }
+  return skips;
+}
+
+// Deep enough for the index arithmetic of a skip condition.
+constexpr int kSameDepth = 16;
+
+// Whether `id` has one value in the invocations whose ids `x` and `y` assign,
+// at any one point both run: it is uniform, or computes from their ids alone
+// to the same number, or computes by pure operations from values that do
+// (`(wg * 4 + tid / 8) / 4` for tid 0 and 2). A value klint cannot follow may
+// differ.
+bool BarrierIntervals::same_in(uint32_t id, const Assignment& x, const Assignment& y, int depth) const {
+  if (!module_.uniformity(function_).value(id)) return true;
+  const ir::Instruction* def = module_.def(id);
+  if (!def || depth > kSameDepth) return false;
+  const ir::Instruction* type = module_.def(def->type_id());
+  if (type && type->opcode() == Op::OpTypeInt) {
+    const SymbolicValues& values = module_.symbolic(function_);
+    auto in_x = values.evaluate(values.value(id), x);
+    auto in_y = values.evaluate(values.value(id), y);
+    if (in_x && in_y) return *in_x == *in_y;
+  }
+  if (!is_pure(def->opcode())) return false;
+  for (uint32_t input : def->input_ids()) {
+    if (!same_in(input, x, y, depth + 1)) return false;
+  }
+  return true;
+}
+
+// Whether the invocations `x` and `y` may take one of the loop's divergent
+// skips differently: then one runs iterations that the other skips, and
+// they leave the step the barriers keep.
+bool BarrierIntervals::may_fall_out_of_step(const Loop& loop, const Assignment& x, const Assignment& y) const {
+  size_t index = static_cast<size_t>(&loop - loops_.data());
+  if (index >= skips_.size()) return true;
+  const Uniformity& uniformity = module_.uniformity(function_);
+  const Cfg& cfg = module_.cfg(function_);
+  for (const ir::Instruction* skip : skips_[index]) {
+    // The branch, and the divergent branches that decide whether it is reached.
+    const ir::Instruction* branch = skip;
+    for (int depth = 0; branch && depth < kSameDepth; ++depth) {
+      if (!same_in(branch->word(0), x, y, 0)) return true;
+      const ir::Block* block = module_.block_of(*branch);
+      int at = block ? cfg.index_of(block->id()) : -1;
+      if (at < 0) return true;
+      branch = uniformity.divergent_branch(static_cast<uint32_t>(at));
+    }
+    if (branch) return true;
   }
   return false;
+}
+
+std::optional<Collision> BarrierIntervals::collision(const CollisionFinder& finder, const ConcurrentPair& pair) const {
+  const MemoryAccess& a = accesses_.all()[pair.a];
+  const MemoryAccess& b = accesses_.all()[pair.b];
+  if (pair.out_of_step.empty()) return finder.find(a, b, pair.independent, pair.a_limits, pair.b_limits);
+  // First in step; then out of step, for two invocations that can get there.
+  std::vector<const Loop*> in_step;
+  for (const Loop* loop : pair.independent) {
+    if (std::find(pair.out_of_step.begin(), pair.out_of_step.end(), loop) == pair.out_of_step.end()) {
+      in_step.push_back(loop);
+    }
+  }
+  if (auto found = finder.find(a, b, in_step, pair.a_limits, pair.b_limits)) return found;
+  std::optional<Collision> found = finder.find(a, b, pair.independent, pair.a_limits, pair.b_limits);
+  if (!found) return std::nullopt;
+  const Assignment* x = finder.invocation(found->first.local_index);
+  const Assignment* y = finder.invocation(found->second.local_index);
+  if (!x || !y) return found;
+  for (const Loop* loop : pair.out_of_step) {
+    if (may_fall_out_of_step(*loop, *x, *y)) return found;
+  }
+  return std::nullopt;
 }
 
 bool BarrierIntervals::scan(uint32_t block, size_t from, const std::vector<uint32_t>& crossed,
@@ -352,10 +423,18 @@ std::optional<std::vector<ConcurrentPair>> BarrierIntervals::concurrent_pairs(
     const std::function<bool(const MemoryAccess&)>& relevant, size_t budget) const {
   const auto& all = accesses_.all();
   std::map<std::pair<size_t, size_t>, ConcurrentPair> pairs;
+  std::map<std::pair<size_t, size_t>, std::vector<const Loop*>> crossing;
   auto add = [&](const IntervalAccess& a, const IntervalAccess& b, bool ordered) {
     if (!relevant(all[a.access]) || !relevant(all[b.access])) return;
     auto key = std::minmax(a.access, b.access);
     auto independent = differing_iterations(a, b);
+    // Loops whose back edge one path crossed and the other did not differ
+    // between the invocations whatever they do; the others only out of step.
+    for (const Loop* loop : independent) {
+      bool crossed_a = std::find(a.crossed.begin(), a.crossed.end(), loop->header) != a.crossed.end();
+      bool crossed_b = std::find(b.crossed.begin(), b.crossed.end(), loop->header) != b.crossed.end();
+      if (crossed_a != crossed_b) crossing[{key.first, key.second}].push_back(loop);
+    }
     auto [it, inserted] = pairs.try_emplace({key.first, key.second}, ConcurrentPair{a.access, b.access, ordered, {}});
     if (!it->second.ordered && ordered) {
       it->second.a = a.access;
@@ -408,7 +487,13 @@ std::optional<std::vector<ConcurrentPair>> BarrierIntervals::concurrent_pairs(
     }
   }
   std::vector<ConcurrentPair> result;
-  for (auto& [key, pair] : pairs) result.push_back(std::move(pair));
+  for (auto& [key, pair] : pairs) {
+    const std::vector<const Loop*>& crossed = crossing[key];
+    for (const Loop* loop : pair.independent) {
+      if (std::find(crossed.begin(), crossed.end(), loop) == crossed.end()) pair.out_of_step.push_back(loop);
+    }
+    result.push_back(std::move(pair));
+  }
   return result;
 }
 

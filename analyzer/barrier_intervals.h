@@ -54,6 +54,9 @@ struct ConcurrentPair {
   bool ordered = false;
   // Loops whose iteration may differ between the two invocations.
   std::vector<const Loop*> independent;
+  // Those of them whose iteration differs only where the two invocations
+  // take a divergent skip of the loop differently (keeps_iterations_in_step).
+  std::vector<const Loop*> out_of_step;
   // Where one access lies in a loop whose every iteration passes a barrier
   // and the other after (before) it, the first runs in the loop's last
   // (first) iteration.
@@ -83,6 +86,11 @@ class BarrierIntervals {
   // accesses of the interval: loops whose iterations invocations may run out
   // of step, and loops whose back edge one path crossed and the other did not.
   std::vector<const Loop*> differing_iterations(const IntervalAccess& a, const IntervalAccess& b) const;
+  // Two invocations touching a common byte through the pair's accesses, a
+  // before b: as CollisionFinder::find, but iterations of loops the
+  // invocations run out of step only where these two invocations can fall
+  // out of step, taking one of the loop's divergent skips differently.
+  std::optional<Collision> collision(const CollisionFinder& finder, const ConcurrentPair& pair) const;
   // The pairs of accesses, both passing `relevant`, that may run concurrently.
   std::vector<ConcurrentPair> concurrent_pairs(const std::function<bool(const MemoryAccess&)>& relevant) const;
   // The pairs of accesses to memory of one storage class, computed once;
@@ -113,8 +121,13 @@ class BarrierIntervals {
                                  LoopIterations::State state, int depth = 0) const;
   std::optional<bool> phi_value(const ir::Instruction& phi, const std::vector<uint32_t>& crossed,
                                 uint32_t start_block, LoopIterations::State state, int depth) const;
-  bool skips_divergently(const Loop& loop) const;
+  // The branches that choose between a path through the loop's iteration
+  // that passes no barrier and one that passes a barrier, and that differ
+  // between invocations.
+  std::vector<const ir::Instruction*> divergent_skips(const Loop& loop) const;
   bool has_barrier(uint32_t block) const;
+  bool may_fall_out_of_step(const Loop& loop, const Assignment& x, const Assignment& y) const;
+  bool same_in(uint32_t id, const Assignment& x, const Assignment& y, int depth) const;
 
   const Module& module_;
   const ir::Function& function_;
@@ -123,6 +136,7 @@ class BarrierIntervals {
   LoopIterations iterations_;
   std::vector<bool> separated_;  // by loop index
   std::vector<bool> in_step_;    // by loop index
+  std::vector<std::vector<const ir::Instruction*>> skips_;  // divergent_skips, by loop index
   std::vector<BarrierInterval> intervals_;
   // The barriers and accesses of each block, in order: an access names the
   // first of its instruction's accesses.

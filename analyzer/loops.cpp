@@ -15,7 +15,28 @@ namespace {
 // long chains of loop-carried arithmetic.
 constexpr int kInvariantDepth = 32;
 
-// Instructions whose result depends on nothing but their operands.
+bool invariant(const Module& module, const Cfg& cfg, const Loop& loop, uint32_t id, int depth) {
+  if (depth > kInvariantDepth) return false;
+  uint32_t value = copied_value(module, id);
+  const ir::Instruction* definition = module.def(value);
+  if (!definition) return false;
+  int block = block_index(module, cfg, *definition);
+  if (block < 0) return true;  // constants, global variables, parameters
+  if (!loop.body[static_cast<uint32_t>(block)]) return true;
+  if (definition->opcode() == Op::OpLoad) {
+    auto storage = module.storage_class(definition->word(2));
+    bool read_only = storage == spv::StorageClass::Input || storage == spv::StorageClass::PushConstant;
+    return read_only && invariant(module, cfg, loop, definition->word(2), depth + 1);
+  }
+  if (!is_pure(definition->opcode())) return false;
+  for (uint32_t input : definition->input_ids()) {
+    if (!invariant(module, cfg, loop, input, depth + 1)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 bool is_pure(Op op) {
   switch (op) {
     case Op::OpIAdd:
@@ -67,28 +88,6 @@ bool is_pure(Op op) {
       return false;
   }
 }
-
-bool invariant(const Module& module, const Cfg& cfg, const Loop& loop, uint32_t id, int depth) {
-  if (depth > kInvariantDepth) return false;
-  uint32_t value = copied_value(module, id);
-  const ir::Instruction* definition = module.def(value);
-  if (!definition) return false;
-  int block = block_index(module, cfg, *definition);
-  if (block < 0) return true;  // constants, global variables, parameters
-  if (!loop.body[static_cast<uint32_t>(block)]) return true;
-  if (definition->opcode() == Op::OpLoad) {
-    auto storage = module.storage_class(definition->word(2));
-    bool read_only = storage == spv::StorageClass::Input || storage == spv::StorageClass::PushConstant;
-    return read_only && invariant(module, cfg, loop, definition->word(2), depth + 1);
-  }
-  if (!is_pure(definition->opcode())) return false;
-  for (uint32_t input : definition->input_ids()) {
-    if (!invariant(module, cfg, loop, input, depth + 1)) return false;
-  }
-  return true;
-}
-
-}  // namespace
 
 bool is_loop_invariant(const Module& module, const Cfg& cfg, const Loop& loop, uint32_t id) {
   return invariant(module, cfg, loop, id, 0);

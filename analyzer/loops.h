@@ -33,6 +33,10 @@ bool is_loop_branch(const ir::Function& function, const Cfg& cfg, uint32_t block
 
 bool in_loop(const Module& module, const Cfg& cfg, const Loop& loop, const ir::Instruction& instruction);
 
+// Whether an instruction's result depends on nothing but its operands
+// (arithmetic, comparisons, conversions, composites, access chains).
+bool is_pure(spv::Op op);
+
 // Whether `id` has the same value on every iteration of `loop`: defined
 // outside it, or computed inside it without side effects from such values and
 // from loads of memory no invocation writes (Input, PushConstant).

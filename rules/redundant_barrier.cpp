@@ -348,7 +348,7 @@ class FunctionBarriers {
           const MemoryAccess& b = all_[pair.b];
           if (a.variable != b.variable || (!writes(a) && !writes(b))) continue;
           if (a.kind == MemoryAccess::Kind::Atomic && b.kind == MemoryAccess::Kind::Atomic) continue;
-          if (finder.find(a, b, pair.independent)) (*racing_)[pair.a] = (*racing_)[pair.b] = true;
+          if (intervals.collision(finder, pair)) (*racing_)[pair.a] = (*racing_)[pair.b] = true;
         }
       }
     }

@@ -136,11 +136,9 @@ class SharedMemoryRace final : public Rule {
         // or, for accesses on two sides of a branch, at the write.
         const MemoryAccess& at = (pair.ordered || writes(b) || !writes(a)) ? b : a;
         const MemoryAccess& other = &at == &b ? a : b;
-        // find() takes the accesses in the order they run when one follows the other.
+        // The collision names a's invocation first, b's second.
         bool swapped = &at == &b;
-        std::optional<Collision> collision =
-            swapped ? finder.find(other, at, pair.independent, pair.a_limits, pair.b_limits)
-                    : finder.find(at, other, pair.independent, pair.a_limits, pair.b_limits);
+        std::optional<Collision> collision = intervals.collision(finder, pair);
         if (collision && swapped) std::swap(collision->first, collision->second);
         if (!collision) continue;
         Location location = module.nearest_location(*at.instruction);
