@@ -235,23 +235,25 @@ LoopIterations::LoopIterations(const Module& module, const ir::Function& functio
       if (!loop.body[block]) continue;
       const ir::Instruction& branch = function.blocks[block].terminator();
       if (branch.opcode() != Op::OpBranchConditional || !decide(branch.word(0), later)) continue;
-      tracked_.push_back(loop.header);
+      tracked_.push_back(&loop);
       break;
     }
   }
 }
 
 int LoopIterations::tracked_index(uint32_t header) const {
-  auto it = std::find(tracked_.begin(), tracked_.end(), header);
+  auto it = std::find_if(tracked_.begin(), tracked_.end(), [&](const Loop* loop) { return loop->header == header; });
   return it == tracked_.end() ? -1 : static_cast<int>(it - tracked_.begin());
+}
+
+const Loop* LoopIterations::loop_at(uint32_t header) const {
+  auto it = std::find_if(loops_.begin(), loops_.end(), [&](const Loop& loop) { return loop.header == header; });
+  return it == loops_.end() ? nullptr : &*it;
 }
 
 LoopIterations::State LoopIterations::follow(State state, uint32_t block, uint32_t next) const {
   for (size_t t = 0; t < tracked_.size(); ++t) {
-    const Loop* loop = nullptr;
-    for (const Loop& candidate : loops_) {
-      if (candidate.header == tracked_[t]) loop = &candidate;
-    }
+    const Loop* loop = tracked_[t];
     Iteration iteration = static_cast<Iteration>((state >> (2 * t)) & 3);
     if (!loop->body[next]) {
       iteration = Iteration::Unknown;
@@ -280,10 +282,7 @@ std::optional<uint32_t> LoopIterations::decided_successor(uint32_t block, State 
 }
 
 bool LoopIterations::runs_in(uint32_t header, Iteration iteration, uint32_t block) const {
-  const Loop* loop = nullptr;
-  for (const Loop& candidate : loops_) {
-    if (candidate.header == header) loop = &candidate;
-  }
+  const Loop* loop = loop_at(header);
   int t = tracked_index(header);
   if (!loop || !loop->body[block]) return false;
   if (t < 0 || iteration == Iteration::Unknown) return true;
@@ -311,9 +310,7 @@ bool LoopIterations::runs_in(uint32_t header, Iteration iteration, uint32_t bloc
 LoopIterations::State LoopIterations::back_start(uint32_t start) const {
   State state = 0;
   for (size_t t = 0; t < tracked_.size(); ++t) {
-    for (const Loop& loop : loops_) {
-      if (loop.header == tracked_[t] && loop.body[start]) state |= State{1} << (2 * t);
-    }
+    if (tracked_[t]->body[start]) state |= State{1} << (2 * t);
   }
   return state;
 }
@@ -321,14 +318,11 @@ LoopIterations::State LoopIterations::back_start(uint32_t start) const {
 std::optional<LoopIterations::State> LoopIterations::follow_back(State state, uint32_t start, uint32_t block,
                                                                  uint32_t previous) const {
   for (size_t t = 0; t < tracked_.size(); ++t) {
-    if (!(state >> (2 * t) & 1) || block != tracked_[t]) continue;
+    const Loop* loop = tracked_[t];
+    if (!(state >> (2 * t) & 1) || block != loop->header) continue;
     auto [it, inserted] = runs_.try_emplace({t, start});
     if (inserted) {
       it->second = {runs_in(block, Iteration::First, start), runs_in(block, Iteration::Later, start)};
-    }
-    const Loop* loop = nullptr;
-    for (const Loop& candidate : loops_) {
-      if (candidate.header == block) loop = &candidate;
     }
     bool around = loop->body[previous];
     if (!(around ? it->second.second : it->second.first)) return std::nullopt;

@@ -92,11 +92,12 @@ class LoopIterations {
  private:
   std::optional<bool> compare(const ir::Instruction& test, const IterationOf& iteration_of) const;
   int tracked_index(uint32_t header) const;
+  const Loop* loop_at(uint32_t header) const;
 
   const Module& module_;
   const ir::Function& function_;
   const std::vector<Loop>& loops_;
-  std::vector<uint32_t> tracked_;  // loop headers, at most kMaxTracked
+  std::vector<const Loop*> tracked_;  // at most kMaxTracked
   // runs_in(header, First / Later, block), by (tracked index, block).
   mutable std::map<std::pair<size_t, uint32_t>, std::pair<bool, bool>> runs_;
   static constexpr size_t kMaxTracked = 32;
