@@ -1,7 +1,7 @@
 // HLSL: GroupMemoryBarrier() after each pass's write; the next pass reads only
 // after the GroupMemoryBarrierWithGroupSync() at its top.
-RWStructuredBuffer<float> data : register(u0);
-cbuffer Params : register(b0) { uint passes; };
+RWStructuredBuffer<float> data : register(u1);
+cbuffer Params : register(b2) { uint passes; };
 groupshared float cache[64];
 
 [numthreads(64, 1, 1)]

@@ -1,8 +1,8 @@
 // HLSL: the sync at the top of every pass but the first, and the one that
 // publishes the cache, are both needed.
 StructuredBuffer<float> input : register(t0);
-RWStructuredBuffer<float> output : register(u0);
-cbuffer Params : register(b0) { uint passes; };
+RWStructuredBuffer<float> output : register(u1);
+cbuffer Params : register(b2) { uint passes; };
 groupshared float cache[64];
 
 [numthreads(64, 1, 1)]

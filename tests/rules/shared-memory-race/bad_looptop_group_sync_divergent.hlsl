@@ -1,7 +1,7 @@
 // HLSL: the sync at the top of each pass is skipped by the upper half of the
 // group, whose next pass can overwrite the cache while others still read it.
 StructuredBuffer<float> input : register(t0);
-RWStructuredBuffer<float> output : register(u0);
+RWStructuredBuffer<float> output : register(u1);
 groupshared float cache[128];
 
 [numthreads(128, 1, 1)]

@@ -2,8 +2,8 @@
 // for items past the count; inside it a halving reduction syncs after every
 // step.
 StructuredBuffer<float> input : register(t0);
-RWStructuredBuffer<float> output : register(u0);
-cbuffer Params : register(b0) { uint items; uint count; };
+RWStructuredBuffer<float> output : register(u1);
+cbuffer Params : register(b2) { uint items; uint count; };
 groupshared float partial[72];
 
 [numthreads(64, 1, 1)]

@@ -1,8 +1,8 @@
 // HLSL: the group syncs at the top of every pass but the first, which orders
 // the previous pass's reads of the cache before this pass overwrites it.
 StructuredBuffer<float> input : register(t0);
-RWStructuredBuffer<float> output : register(u0);
-cbuffer Params : register(b0) { uint passes; };
+RWStructuredBuffer<float> output : register(u1);
+cbuffer Params : register(b2) { uint passes; };
 groupshared float cache[128];
 
 [numthreads(128, 1, 1)]
