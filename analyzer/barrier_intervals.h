@@ -3,7 +3,8 @@
 // invocations; a barrier orders everything before it against everything
 // after it. Intervals follow loop back edges, so that the accesses at the end
 // of one iteration meet those at the start of the next when no barrier stands
-// between them.
+// between them; a path that comes around takes the barrier that runs on every
+// iteration after the first (`if (i > 0) barrier();`, LoopIterations).
 #pragma once
 
 #include <cstdint>
