@@ -3,7 +3,8 @@
 // invocations; a barrier orders everything before it against everything
 // after it. Intervals follow loop back edges, so that the accesses at the end
 // of one iteration meet those at the start of the next when no barrier stands
-// between them.
+// between them; a path that comes around takes the barrier that runs on every
+// iteration after the first (`if (i > 0) barrier();`, LoopIterations).
 #pragma once
 
 #include <cstdint>
@@ -54,6 +55,9 @@ struct ConcurrentPair {
   bool ordered = false;
   // Loops whose iteration may differ between the two invocations.
   std::vector<const Loop*> independent;
+  // Those of them whose iteration differs only where the two invocations
+  // take a divergent skip of the loop differently (keeps_iterations_in_step).
+  std::vector<const Loop*> out_of_step;
   // Where one access lies in a loop whose every iteration passes a barrier
   // and the other after (before) it, the first runs in the loop's last
   // (first) iteration.
@@ -66,13 +70,28 @@ class BarrierIntervals {
 
   const std::vector<BarrierInterval>& intervals() const { return intervals_; }
   const std::vector<Loop>& loops() const { return loops_; }
+  // Which iteration of a loop the walks are in, where a branch depends on it.
+  const LoopIterations& iterations() const { return iterations_; }
   // Whether every iteration of the loop passes a workgroup barrier, so that
   // two iterations never run their accesses at the same time.
   bool separates_iterations(const Loop& loop) const;
+  // Whether the invocations run the loop's iterations in step: every
+  // iteration passes a barrier, or the paths that pass none hang only on
+  // branches every invocation takes alike (`if (w < n) { ...; barrier(); }`).
+  // Then two invocations between the same two barriers are in the same
+  // iteration, unless the path from one access to the other came around the
+  // back edge. A skip that differs between invocations (`if (lid >= 32)
+  // continue;`) lets some of them run iterations ahead of the others.
+  bool keeps_iterations_in_step(const Loop& loop) const;
   // The loops containing both blocks whose iteration may differ between two
-  // accesses of the interval: loops without a barrier on every iteration, and
-  // loops whose back edge one path crossed and the other did not.
+  // accesses of the interval: loops whose iterations invocations may run out
+  // of step, and loops whose back edge one path crossed and the other did not.
   std::vector<const Loop*> differing_iterations(const IntervalAccess& a, const IntervalAccess& b) const;
+  // Two invocations touching a common byte through the pair's accesses, a
+  // before b: as CollisionFinder::find, but iterations of loops the
+  // invocations run out of step only where these two invocations can fall
+  // out of step, taking one of the loop's divergent skips differently.
+  std::optional<Collision> collision(const CollisionFinder& finder, const ConcurrentPair& pair) const;
   // The pairs of accesses, both passing `relevant`, that may run concurrently.
   std::vector<ConcurrentPair> concurrent_pairs(const std::function<bool(const MemoryAccess&)>& relevant) const;
   // The pairs of accesses to memory of one storage class, computed once;
@@ -96,17 +115,29 @@ class BarrierIntervals {
   // Adds the accesses of `block` from `from` on, up to its first barrier;
   // true when a barrier stopped it.
   bool scan(uint32_t block, size_t from, const std::vector<uint32_t>& crossed, BarrierInterval& interval) const;
-  std::optional<bool> entry_test(const ir::Instruction& test, const std::vector<uint32_t>& crossed,
-                                 uint32_t start_block) const;
   IterationLimits limits(uint32_t block, uint32_t other, int other_follows) const;
+  // The value of a branch condition on a path that crossed the back edges of
+  // `crossed` and is in the iterations `state` knows, when that decides it.
   std::optional<bool> flag_value(uint32_t id, const std::vector<uint32_t>& crossed, uint32_t start_block,
-                                 int depth) const;
+                                 LoopIterations::State state, int depth = 0) const;
+  std::optional<bool> phi_value(const ir::Instruction& phi, const std::vector<uint32_t>& crossed,
+                                uint32_t start_block, LoopIterations::State state, int depth) const;
+  // The branches that choose between a path through the loop's iteration
+  // that passes no barrier and one that passes a barrier, and that differ
+  // between invocations.
+  std::vector<const ir::Instruction*> divergent_skips(const Loop& loop) const;
+  bool has_barrier(uint32_t block) const;
+  bool may_fall_out_of_step(const Loop& loop, const Assignment& x, const Assignment& y) const;
+  bool same_in(uint32_t id, const Assignment& x, const Assignment& y, int depth) const;
 
   const Module& module_;
   const ir::Function& function_;
   const Accesses& accesses_;
   const std::vector<Loop>& loops_;
+  LoopIterations iterations_;
   std::vector<bool> separated_;  // by loop index
+  std::vector<bool> in_step_;    // by loop index
+  std::vector<std::vector<const ir::Instruction*>> skips_;  // divergent_skips, by loop index
   std::vector<BarrierInterval> intervals_;
   // The barriers and accesses of each block, in order: an access names the
   // first of its instruction's accesses.

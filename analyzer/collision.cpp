@@ -68,6 +68,10 @@ CollisionFinder::CollisionFinder(const Module& module, const ir::Function& funct
 
 CollisionFinder::~CollisionFinder() = default;
 
+const Assignment* CollisionFinder::invocation(uint32_t local_index) const {
+  return local_index < state_->invocations.size() ? &state_->invocations[local_index] : nullptr;
+}
+
 namespace {
 
 std::optional<bool> compare(Op op, int64_t a, int64_t b) {

@@ -61,6 +61,9 @@ class CollisionFinder {
   std::optional<std::vector<Assignment>> iterations(const MemoryAccess& access) const;
   // The values an induction variable takes, when its loop has constant bounds.
   const std::vector<int64_t>* iteration_values(uint32_t phi) const;
+  // The ids of the invocation with this local index, as find() assigns them;
+  // nullptr past the workgroup.
+  const Assignment* invocation(uint32_t local_index) const;
 
   static constexpr uint32_t kSubgroupSize = 32;
 

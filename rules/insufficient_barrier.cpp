@@ -8,6 +8,7 @@
 #include "analyzer/accesses.h"
 #include "analyzer/barriers.h"
 #include "analyzer/ir/opcodes.h"
+#include "analyzer/loops.h"
 #include "analyzer/pointers.h"
 #include "rules/rule.h"
 
@@ -262,15 +263,19 @@ bool scan_call(const ir::Instruction& call, BarrierKind from, AccessKind kind, u
 }
 
 // The workgroup writes that reach the barrier at (block, index), or the reads
-// it reaches, along paths on which no barrier ends the search.
+// it reaches, along paths on which no barrier ends the search. A path follows
+// only the side of a branch that a loop's iteration decides: coming around the
+// loop it takes `if (i > 0) barrier();` at the top.
 std::vector<Access> crossing_accesses(const Module& module, const ir::Function& function, const Cfg& cfg,
-                                      CallSummaries& calls, BarrierKind from, uint32_t block, size_t index,
-                                      AccessKind kind) {
+                                      const LoopIterations& iterations, CallSummaries& calls, BarrierKind from,
+                                      uint32_t block, size_t index, AccessKind kind) {
+  using State = LoopIterations::State;
+  const bool back = kind == AccessKind::Write;
   std::vector<Access> found;
   auto scan = [&](uint32_t b, size_t begin, size_t end) {  // [begin, end), walked away from the barrier
     const auto& instructions = function.blocks[b].instructions;
     for (size_t n = 0; n < end - begin; ++n) {
-      size_t i = kind == AccessKind::Write ? end - 1 - n : begin + n;
+      size_t i = back ? end - 1 - n : begin + n;
       if (ends_search(from, classify(module, instructions[i]))) return false;
       if (instructions[i].opcode() == Op::OpFunctionCall) {
         if (!scan_call(instructions[i], from, kind, b, i, calls, found)) return false;
@@ -280,20 +285,29 @@ std::vector<Access> crossing_accesses(const Module& module, const ir::Function& 
     }
     return true;
   };
-  auto next = [&](uint32_t b) -> const std::vector<uint32_t>& {
-    return kind == AccessKind::Write ? cfg.predecessors(b) : cfg.successors(b);
-  };
   size_t size = function.blocks[block].instructions.size();
-  bool open = kind == AccessKind::Write ? scan(block, 0, index) : scan(block, index + 1, size);
+  bool open = back ? scan(block, 0, index) : scan(block, index + 1, size);
   if (!open) return found;
-  std::vector<bool> seen(cfg.size(), false);
-  std::deque<uint32_t> work(next(block).begin(), next(block).end());
+  // Each block once per state of the loop iterations (always 0 without a
+  // branch on one).
+  std::vector<std::vector<State>> seen(cfg.size());
+  std::deque<std::pair<uint32_t, State>> work{{block, back ? iterations.back_start(block) : 0}};
+  bool first = true;
   while (!work.empty()) {
-    uint32_t b = work.front();
+    auto [b, state] = work.front();
     work.pop_front();
-    if (seen[b] || !cfg.reachable(b)) continue;
-    seen[b] = true;
-    if (scan(b, 0, function.blocks[b].instructions.size())) work.insert(work.end(), next(b).begin(), next(b).end());
+    if (!first) {
+      if (!cfg.reachable(b) || std::find(seen[b].begin(), seen[b].end(), state) != seen[b].end()) continue;
+      seen[b].push_back(state);
+      if (!scan(b, 0, function.blocks[b].instructions.size())) continue;
+    }
+    first = false;
+    std::optional<uint32_t> only = back ? std::nullopt : iterations.decided_successor(b, state);
+    for (uint32_t next : back ? cfg.predecessors(b) : cfg.successors(b)) {
+      if (only && next != *only) continue;
+      std::optional<State> followed = back ? iterations.follow_back(state, block, b, next) : iterations.follow(state, b, next);
+      if (followed) work.emplace_back(next, *followed);
+    }
   }
   return found;
 }
@@ -469,6 +483,7 @@ class InsufficientBarrier final : public Rule {
     CallSummaries calls(module);
     for (const ir::Function& function : module.functions()) {
       const Cfg& cfg = module.cfg(function);
+      std::optional<LoopIterations> iterations;  // made for the first barrier that needs it
       for (uint32_t block = 0; block < function.blocks.size(); ++block) {
         if (!cfg.reachable(block)) continue;
         const auto& instructions = function.blocks[block].instructions;
@@ -476,9 +491,12 @@ class InsufficientBarrier final : public Rule {
           BarrierKind kind = classify(module, instructions[index]);
           if (kind != BarrierKind::WithoutSharedMemory && kind != BarrierKind::SharedFence) continue;
           if (!fully_known(module, instructions[index])) continue;
-          auto writes = crossing_accesses(module, function, cfg, calls, kind, block, index, AccessKind::Write);
+          if (!iterations) iterations.emplace(module, function);
+          auto writes =
+              crossing_accesses(module, function, cfg, *iterations, calls, kind, block, index, AccessKind::Write);
           if (writes.empty()) continue;
-          auto reads = crossing_accesses(module, function, cfg, calls, kind, block, index, AccessKind::Read);
+          auto reads =
+              crossing_accesses(module, function, cfg, *iterations, calls, kind, block, index, AccessKind::Read);
           auto crossing = find_crossing(module, std::move(writes), std::move(reads), block, index);
           if (crossing) report_barrier(module, language, kind, instructions[index], block, index, *crossing, report);
         }

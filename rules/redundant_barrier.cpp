@@ -12,6 +12,7 @@
 #include "analyzer/barriers.h"
 #include "analyzer/disjointness.h"
 #include "analyzer/ir/opcodes.h"
+#include "analyzer/loops.h"
 #include "analyzer/pointers.h"
 #include "analyzer/uniformity.h"
 #include "rules/rule.h"
@@ -36,8 +37,9 @@ workgroup scope) that no pair of accesses needs. A barrier is needed when an
 access on one side of it and an access on the other, with no other barrier
 between them, touch the same shared or buffer memory from two different
 invocations and at least one of them writes. Accesses after the barrier include
-the next iteration's when it sits in a loop. klint reports the barrier when on
-every path:
+the next iteration's when it sits in a loop; a path that comes around the loop
+takes a barrier that runs on every iteration after the first (`if (i > 0)
+barrier();`). klint reports the barrier when on every path:
 - nothing touches shared memory or buffers since the previous barrier (two
   barriers in a row), or before it, or after it until the next barrier or the
   end of the shader;
@@ -276,7 +278,7 @@ class FunctionBarriers {
  public:
   FunctionBarriers(const Module& module, const ir::Function& function, bool is_entry, const CallSummary& calls)
       : module_(module), function_(function), cfg_(module.cfg(function)), all_(module.accesses(function).all()),
-        uniformity_(module.uniformity(function)), calls_(calls), is_entry_(is_entry),
+        uniformity_(module.uniformity(function)), iterations_(module, function), calls_(calls), is_entry_(is_entry),
         explicit_layout_(has_capability(module, spv::Capability::WorkgroupMemoryExplicitLayoutKHR)) {
     if (is_entry) disjointness_.emplace(module, function);
     for (size_t i = 0; i < all_.size(); ++i) modelled_[all_[i].instruction].push_back(i);
@@ -346,7 +348,7 @@ class FunctionBarriers {
           const MemoryAccess& b = all_[pair.b];
           if (a.variable != b.variable || (!writes(a) && !writes(b))) continue;
           if (a.kind == MemoryAccess::Kind::Atomic && b.kind == MemoryAccess::Kind::Atomic) continue;
-          if (finder.find(a, b, pair.independent)) (*racing_)[pair.a] = (*racing_)[pair.b] = true;
+          if (intervals.collision(finder, pair)) (*racing_)[pair.a] = (*racing_)[pair.b] = true;
         }
       }
     }
@@ -374,14 +376,33 @@ class FunctionBarriers {
   // Everything reachable from the barrier, forward or backward, without
   // passing another barrier. The barrier's own block is scanned once more
   // when a loop leads back to it, up to the barrier itself.
+  //
+  // Where a branch tests a loop's iteration (`if (i > 0) barrier();` at the
+  // top of the loop), a path follows only the side that iteration takes: one
+  // that came around the back edge takes the barrier. Walking back from a
+  // barrier that runs on no first iteration, nothing before the loop comes
+  // directly before it; from one that runs on the first alone, nothing of the
+  // iteration before.
   Side walk(uint32_t start, size_t position, bool forward) const {
+    using State = LoopIterations::State;
+    State initial = forward ? 0 : iterations_.back_start(start);
+    struct Item {
+      uint32_t block;
+      size_t from;
+      State state;
+    };
     Side side;
-    std::vector<bool> visited(cfg_.size(), false);
-    bool rescanned = false;
+    std::vector<std::vector<State>> visited(cfg_.size());
+    std::vector<State> rescanned;
+    auto first_time = [](std::vector<State>& seen, State state) {
+      if (std::find(seen.begin(), seen.end(), state) != seen.end()) return false;
+      seen.push_back(state);
+      return true;
+    };
     bool boundary = false;
-    std::deque<std::pair<uint32_t, size_t>> work{{start, forward ? position + 1 : position}};
+    std::deque<Item> work{{start, forward ? position + 1 : position, initial}};
     while (!work.empty()) {
-      auto [block, from] = work.front();
+      auto [block, from, state] = work.front();
       work.pop_front();
       const auto& instructions = function_.blocks[block].instructions;
       bool stopped = false;
@@ -400,21 +421,30 @@ class FunctionBarriers {
       }
       if (stopped) continue;
       if (forward ? cfg_.is_exit(block) : block == 0) boundary = true;
+      std::optional<uint32_t> only = forward ? iterations_.decided_successor(block, state) : std::nullopt;
       for (uint32_t next : forward ? cfg_.successors(block) : cfg_.predecessors(block)) {
-        if (!cfg_.reachable(next)) continue;
+        if (!cfg_.reachable(next) || (only && next != *only)) continue;
+        std::optional<State> followed =
+            forward ? iterations_.follow(state, block, next) : iterations_.follow_back(state, start, block, next);
+        if (!followed) continue;
+        State next_state = *followed;
         size_t next_from = forward ? 0 : function_.blocks[next].instructions.size();
         if (next == start) {
-          if (!rescanned) work.push_back({next, next_from});
-          rescanned = true;
+          if (first_time(rescanned, next_state)) work.push_back({next, next_from, next_state});
           continue;
         }
-        if (visited[next]) continue;
-        visited[next] = true;
-        work.push_back({next, next_from});
+        if (!first_time(visited[next], next_state)) continue;
+        work.push_back({next, next_from, next_state});
       }
     }
     // Past the start or end of a helper function lies whatever its callers do.
     if (boundary && !is_entry_) side.opaque.push_back({nullptr, Family::Any, true});
+    // A block walked in two iterations adds its accesses twice.
+    std::vector<size_t> unique;
+    for (size_t access : side.accesses) {
+      if (std::find(unique.begin(), unique.end(), access) == unique.end()) unique.push_back(access);
+    }
+    side.accesses = std::move(unique);
     return side;
   }
 
@@ -446,6 +476,7 @@ class FunctionBarriers {
   const Cfg& cfg_;
   const std::vector<MemoryAccess>& all_;
   const Uniformity& uniformity_;
+  LoopIterations iterations_;
   const CallSummary& calls_;
   bool is_entry_;
   std::optional<Disjointness> disjointness_;  // entry points only: it needs the workgroup size

@@ -77,6 +77,13 @@ void main() {
   pair of invocations.
 - Conditions klint cannot evaluate (`if (tid < n)` with `n` from a push
   constant) are taken to hold for some invocations.
+- A barrier under a test of the loop's counter alone (`if (i > 0) barrier();`
+  at the top of the body) runs on every iteration after the first, in every
+  invocation: it orders the previous iteration's accesses before this one's.
+- A loop body that every invocation skips alike (`if (w < n) { ... }`, a
+  `continue` or an early `return` on a uniform value) keeps the invocations in
+  the same iteration at every barrier; a skip that differs between
+  invocations lets some run iterations ahead of the others.
 - Subgroups are taken as 32 invocations wide in local-index order; the
   collision rarely depends on it.
 - A memory barrier alone (`memoryBarrierShared()`) between the accesses is
@@ -132,11 +139,9 @@ class SharedMemoryRace final : public Rule {
         // or, for accesses on two sides of a branch, at the write.
         const MemoryAccess& at = (pair.ordered || writes(b) || !writes(a)) ? b : a;
         const MemoryAccess& other = &at == &b ? a : b;
-        // find() takes the accesses in the order they run when one follows the other.
+        // The collision names a's invocation first, b's second.
         bool swapped = &at == &b;
-        std::optional<Collision> collision =
-            swapped ? finder.find(other, at, pair.independent, pair.a_limits, pair.b_limits)
-                    : finder.find(at, other, pair.independent, pair.a_limits, pair.b_limits);
+        std::optional<Collision> collision = intervals.collision(finder, pair);
         if (collision && swapped) std::swap(collision->first, collision->second);
         if (!collision) continue;
         Location location = module.nearest_location(*at.instruction);

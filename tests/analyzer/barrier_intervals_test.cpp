@@ -153,5 +153,77 @@ OpStore %t %x)"));
   EXPECT_EQ(pairs->front().independent[0]->header, block(*module, "header"));
 }
 
+TEST(BarrierIntervals, ABarrierOnEveryIterationButTheFirstOrdersThePreviousIteration) {
+  // for (i < n) { if (i > 0) barrier(); tile[x] = i; barrier(); data[i] = tile[63 - x]; }
+  auto module = kernel(counted_loop("%not_first = OpUGreaterThan %bool %i %uint_0\n" +
+                                    selection("%not_first", "top", "sync", "OpControlBarrier %wg %wg %shared") +
+                                    R"(%t = OpAccessChain %ptr_shared %tile %x
+OpStore %t %i
+OpControlBarrier %wg %wg %shared
+%y = OpISub %uint %uint_63 %x
+%ty = OpAccessChain %ptr_shared %tile %y
+%v = OpLoad %uint %ty
+%d = OpAccessChain %ptr_elem %data %uint_0 %i
+OpStore %d %v)"));
+  ASSERT_TRUE(module);
+  // Accesses: 0 the store, 1 the load, 2 the data store. Coming around the
+  // back edge, the path takes the barrier at the top: the load no longer
+  // meets the next iteration's store.
+  EXPECT_EQ(intervals(*module), (Strings{"begin: 0 -> b1 exit", "b0: 0 -> b1", "b1: 1 2 -> b0 exit"}));
+  EXPECT_EQ(concurrent(*module), (Strings{"0-0", "1-1"}));
+}
+
+TEST(BarrierIntervals, WithoutTheTestTheTopBarrierMayBeSkippedOnAnyIteration) {
+  // The same loop with `if (n > 4) barrier();` at the top: a path may skip it.
+  auto module = kernel(counted_loop("%big = OpUGreaterThan %bool %n %uint_4\n" +
+                                    selection("%big", "top", "sync", "OpControlBarrier %wg %wg %shared") +
+                                    R"(%t = OpAccessChain %ptr_shared %tile %x
+OpStore %t %i
+OpControlBarrier %wg %wg %shared
+%y = OpISub %uint %uint_63 %x
+%ty = OpAccessChain %ptr_shared %tile %y
+%v = OpLoad %uint %ty)"));
+  ASSERT_TRUE(module);
+  EXPECT_EQ(concurrent(*module), (Strings{"0-0", "1-1", "1>0"}));
+}
+
+// for (i < n) { if (<skip>) { tile[x] = i; barrier(); v = tile[63 - x]; barrier(); } }
+std::unique_ptr<Module> skipped_body(const std::string& skip) {
+  return kernel(counted_loop(skip + "\n" + selection("%go", "after", "work", R"(%t = OpAccessChain %ptr_shared %tile %x
+OpStore %t %i
+OpControlBarrier %wg %wg %shared
+%y = OpISub %uint %uint_63 %x
+%ty = OpAccessChain %ptr_shared %tile %y
+%v = OpLoad %uint %ty
+OpControlBarrier %wg %wg %shared)")));
+}
+
+TEST(BarrierIntervals, AUniformSkipKeepsTheInvocationsInStep) {
+  // if (i < n / 2): every invocation skips the same iterations.
+  auto module = skipped_body("%half = OpUDiv %uint %n %uint_2\n%go = OpULessThan %bool %i %half");
+  ASSERT_TRUE(module);
+  const BarrierIntervals& analysis = module->barrier_intervals(main_of(*module));
+  ASSERT_EQ(analysis.loops().size(), 1u);
+  EXPECT_FALSE(analysis.separates_iterations(analysis.loops()[0]));
+  EXPECT_TRUE(analysis.keeps_iterations_in_step(analysis.loops()[0]));
+  // Two invocations running one access are in one iteration.
+  const auto* pairs = analysis.concurrent_pairs(spv::StorageClass::Workgroup);
+  ASSERT_NE(pairs, nullptr);
+  for (const ConcurrentPair& pair : *pairs) EXPECT_TRUE(pair.independent.empty()) << pair.a << " " << pair.b;
+}
+
+TEST(BarrierIntervals, ADivergentSkipLetsSomeInvocationsRunIterationsAhead) {
+  // if (x < 32): the upper half skips the barriers the lower half waits at.
+  auto module = skipped_body("%go = OpULessThan %bool %x %uint_32");
+  ASSERT_TRUE(module);
+  const BarrierIntervals& analysis = module->barrier_intervals(main_of(*module));
+  ASSERT_EQ(analysis.loops().size(), 1u);
+  EXPECT_FALSE(analysis.keeps_iterations_in_step(analysis.loops()[0]));
+  const auto* pairs = analysis.concurrent_pairs(spv::StorageClass::Workgroup);
+  ASSERT_NE(pairs, nullptr);
+  ASSERT_FALSE(pairs->empty());
+  for (const ConcurrentPair& pair : *pairs) EXPECT_EQ(pair.independent.size(), 1u) << pair.a << " " << pair.b;
+}
+
 }  // namespace
 }  // namespace klint::testing

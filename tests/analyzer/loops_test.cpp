@@ -177,5 +177,81 @@ TEST(Loops, InvariantValuesAreTheSameOnEveryIteration) {
   EXPECT_FALSE(invariant(*module, loop, "phi"));
 }
 
+// The value of the comparison `%c` on the iterations named for the loop.
+std::optional<bool> decided(const Module& module, LoopIterations::Iteration iteration) {
+  LoopIterations iterations(module, main_of(module));
+  return iterations.decide(id(module, "c"), [&](uint32_t) { return iteration; });
+}
+
+TEST(LoopIterations, ATestOfTheInductionVariableIsKnownOnTheFirstIterationAndTheLaterOnes) {
+  using Iteration = LoopIterations::Iteration;
+  struct Case {
+    std::string test;
+    std::optional<bool> first, later;
+  };
+  const Case cases[] = {
+      {"OpUGreaterThan %bool %i %uint_0", false, true},      // if (i > 0)
+      {"OpINotEqual %bool %i %uint_0", false, true},         // if (i != 0)
+      {"OpIEqual %bool %uint_0 %i", true, false},            // if (0 == i)
+      {"OpUGreaterThanEqual %bool %i %uint_1", false, true},  // if (i >= 1)
+      {"OpULessThan %bool %i %uint_4", true, std::nullopt},  // the exit test: fails some time later
+      {"OpUGreaterThan %bool %i %uint_1", false, std::nullopt},
+      {"OpUGreaterThan %bool %i %n", std::nullopt, std::nullopt},  // a bound klint cannot read
+  };
+  for (const Case& c : cases) {
+    auto module = kernel(counted_loop("%c = " + c.test));
+    ASSERT_TRUE(module) << c.test;
+    EXPECT_EQ(decided(*module, Iteration::First), c.first) << c.test;
+    EXPECT_EQ(decided(*module, Iteration::Later), c.later) << c.test;
+    EXPECT_EQ(decided(*module, Iteration::Unknown), std::nullopt) << c.test;
+  }
+}
+
+TEST(LoopIterations, AStartThatIsNotAConstantCancelsOut) {
+  // for (i = n; ...; ++i) { if (i != n) ... }
+  auto module = kernel(counted_loop("%c = OpINotEqual %bool %i %n", "%n", "%uint_64"));
+  ASSERT_TRUE(module);
+  EXPECT_EQ(decided(*module, LoopIterations::Iteration::First), false);
+  EXPECT_EQ(decided(*module, LoopIterations::Iteration::Later), true);
+}
+
+TEST(LoopIterations, ALoopCountingDownIsNotTakenToStayAboveItsStart) {
+  // for (i = 64; i < n; i += 0xFFFFFFFF) { if (i > 0) ... }: i falls, and an
+  // unsigned value that falls may reach 0.
+  auto module =
+      kernel(counted_loop("%c = OpUGreaterThan %bool %i %uint_0", "%uint_64", "%n", "OpIAdd %uint %i %uint_max"));
+  ASSERT_TRUE(module);
+  EXPECT_EQ(decided(*module, LoopIterations::Iteration::First), true);
+  EXPECT_EQ(decided(*module, LoopIterations::Iteration::Later), std::nullopt);
+}
+
+TEST(LoopIterations, OnlyLoopsWithABranchOnTheirIterationAreTracked) {
+  // for (i < n) { if (i > 0) barrier(); }
+  auto tracked = kernel(counted_loop("%c = OpUGreaterThan %bool %i %uint_0\n" +
+                                     selection("%c", "after", "sync", "OpControlBarrier %wg %wg %shared")));
+  ASSERT_TRUE(tracked);
+  LoopIterations iterations(*tracked, main_of(*tracked));
+  EXPECT_TRUE(iterations.tracks_any());
+  uint32_t header = block(*tracked, "header"), body = block(*tracked, "body"), sync = block(*tracked, "sync");
+  uint32_t entry = block(*tracked, "entry"), latch = block(*tracked, "continue");
+  LoopIterations::State first = iterations.follow(0, entry, header);
+  LoopIterations::State later = iterations.follow(first, latch, header);
+  EXPECT_EQ(iterations.iteration(first, header), LoopIterations::Iteration::First);
+  EXPECT_EQ(iterations.iteration(later, header), LoopIterations::Iteration::Later);
+  EXPECT_EQ(iterations.decided_successor(body, later), sync);
+  EXPECT_EQ(iterations.decided_successor(body, first), block(*tracked, "after"));
+  EXPECT_EQ(iterations.decided_successor(body, 0), std::nullopt);
+  // The barrier runs on later iterations only; leaving the loop forgets.
+  EXPECT_FALSE(iterations.runs_in(header, LoopIterations::Iteration::First, sync));
+  EXPECT_TRUE(iterations.runs_in(header, LoopIterations::Iteration::Later, sync));
+  EXPECT_EQ(iterations.iteration(iterations.follow(later, block(*tracked, "test"), block(*tracked, "merge")), header),
+            LoopIterations::Iteration::Unknown);
+
+  auto untracked = kernel(counted_loop("%c = OpULessThan %bool %x %uint_32\n" +
+                                       selection("%c", "after", "sync", "OpControlBarrier %wg %wg %shared")));
+  ASSERT_TRUE(untracked);
+  EXPECT_FALSE(LoopIterations(*untracked, main_of(*untracked)).tracks_any());
+}
+
 }  // namespace
 }  // namespace klint::testing
