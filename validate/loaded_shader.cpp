@@ -128,6 +128,15 @@ void load_compiled(CompiledShader& compiled, const LoadOptions& load, LoadedShad
   // From here on only the words and the module decoded from their normalized
   // form count: each copy of a large module is tens of megabytes.
   original.reset();
+  if (load.specializer) {
+    std::vector<std::string> notes;
+    std::optional<std::string> error = load.specializer(words, env, compiled.workgroup_size_declared, notes);
+    for (std::string& note : notes) shader.notes.push_back({printable(note)});
+    if (error) {
+      shader.notes.push_back({printable(*error), true});
+      return;
+    }
+  }
   std::string normalize_error, left_undone;
   std::optional<std::vector<uint32_t>> normalized =
       load.normalizer ? load.normalizer(words, env, &normalize_error, &left_undone)
