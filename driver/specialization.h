@@ -24,7 +24,9 @@ namespace klint {
 struct SpecializationOption {
   runner::SpecializationSetting setting;  // by constant_id or name
   std::string origin;
-  friend bool operator==(const SpecializationOption&, const SpecializationOption&) = default;
+  friend bool operator==(const SpecializationOption& a, const SpecializationOption& b) {
+    return a.setting.key == b.setting.key && a.setting.value == b.setting.value && a.origin == b.origin;
+  }
 };
 
 struct GivenWorkgroupSize {
