@@ -63,8 +63,9 @@ class Specializer {
  public:
   explicit Specializer(const Specialization& specialization) : s_(specialization) {}
 
-  std::optional<std::string> apply(std::vector<uint32_t>& words, spv_target_env env, bool& size_declared,
+  std::optional<std::string> apply(std::vector<uint32_t>& words, spv_target_env env, ModuleOrigin& origin,
                                    std::vector<std::string>& notes) {
+    const bool size_declared = origin.workgroup_size_declared;
     std::string error;
     std::optional<reflect::ModuleReflection> module = reflect::reflect_module(words, &error);
     if (!module) return fmt::format("klint could not read the module's specialization constants: {}", error);
@@ -82,6 +83,8 @@ class Specializer {
                                     constant.key, constant.origin));
       } else if (auto failed = set(constant.key, runner::Number{int64_t{s_.subgroup_size}}, constant.origin, false)) {
         return failed;
+      } else {
+        origin.subgroup_size = s_.subgroup_size;
       }
     }
     bool patch = false;
@@ -97,7 +100,7 @@ class Specializer {
     }
     if (patch) {
       set_local_size(words, s_.workgroup_size->size);
-      size_declared = true;
+      origin.workgroup_size_declared = true;
     }
     return std::nullopt;
   }
@@ -211,9 +214,9 @@ std::optional<Specialization> command_line_specialization(const std::vector<std:
 
 ShaderSpecializer make_specializer(const Specialization& specialization) {
   if (specialization.empty()) return {};
-  return [specialization](std::vector<uint32_t>& words, spv_target_env env, bool& size_declared,
+  return [specialization](std::vector<uint32_t>& words, spv_target_env env, ModuleOrigin& origin,
                           std::vector<std::string>& notes) {
-    return Specializer(specialization).apply(words, env, size_declared, notes);
+    return Specializer(specialization).apply(words, env, origin, notes);
   };
 }
 

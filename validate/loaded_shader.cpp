@@ -128,9 +128,10 @@ void load_compiled(CompiledShader& compiled, const LoadOptions& load, LoadedShad
   // From here on only the words and the module decoded from their normalized
   // form count: each copy of a large module is tens of megabytes.
   original.reset();
+  ModuleOrigin origin{shader.path, {}, compiled.workgroup_size_declared};
   if (load.specializer) {
     std::vector<std::string> notes;
-    std::optional<std::string> error = load.specializer(words, env, compiled.workgroup_size_declared, notes);
+    std::optional<std::string> error = load.specializer(words, env, origin, notes);
     for (std::string& note : notes) shader.notes.push_back({printable(note)});
     if (error) {
       shader.notes.push_back({printable(*error), true});
@@ -166,7 +167,7 @@ void load_compiled(CompiledShader& compiled, const LoadOptions& load, LoadedShad
   } else {
     std::vector<uint32_t>().swap(words);
   }
-  shader.module = std::make_unique<Module>(std::move(*analyzed), ModuleOrigin{shader.path, {}, compiled.workgroup_size_declared});
+  shader.module = std::make_unique<Module>(std::move(*analyzed), std::move(origin));
 }
 
 }  // namespace

@@ -43,11 +43,11 @@ using ShaderNormalizer = std::function<std::optional<std::vector<uint32_t>>(
 // What the host gives the pipeline beyond the module (specialization values,
 // a workgroup size the source leaves to it), applied to the validated words
 // before they are normalized, so that the analyses see what the device runs.
-// It sets `workgroup_size_declared` when it gave the size the source left
-// out; `notes` are said on the file. An error (naming the option and the
-// reason) leaves the file unanalyzed.
+// It tells the module's origin what it fixed (a workgroup size the source
+// left out, the subgroup width); `notes` are said on the file. An error
+// (naming the option and the reason) leaves the file unanalyzed.
 using ShaderSpecializer = std::function<std::optional<std::string>(
-    std::vector<uint32_t>& words, spv_target_env env, bool& workgroup_size_declared, std::vector<std::string>& notes)>;
+    std::vector<uint32_t>& words, spv_target_env env, ModuleOrigin& origin, std::vector<std::string>& notes)>;
 
 struct LoadOptions {
   ShaderCompiler compiler;      // empty: compile() in this process

@@ -182,6 +182,23 @@ TEST(Specializer, WhatCannotBeAppliedIsAnErrorNamingTheOption) {
   EXPECT_EQ(error_of(no_subgroup_constant).rfind("--subgroup-size-constant: no specialization constant 'WARP'", 0), 0u);
 }
 
+TEST(Specializer, TheModuleKnowsTheSubgroupWidthItIsJudgedAt) {
+  LintOptions options;
+  options.keep_shader = true;
+  options.specialization.subgroup_size_constant = SubgroupSizeConstant{"SG", "--subgroup-size-constant"};
+  SourceCache sources;
+  for (const auto& [name, at_width] : subgroup_width_lints(options)) {
+    FileReport report = lint_text(InputFile{"k.comp", Language::Glsl}, kSpecSized, at_width, sources);
+    ASSERT_TRUE(report.shader && report.shader->module) << name;
+    EXPECT_EQ(report.shader->module->subgroup_size(), at_width.specialization.subgroup_size) << name;
+    EXPECT_NE(at_width.specialization.subgroup_size, 0u);
+  }
+  options.specialization = {};
+  FileReport plain = lint_text(InputFile{"k.comp", Language::Glsl}, kSpecSized, options, sources);
+  ASSERT_TRUE(plain.shader);
+  EXPECT_EQ(plain.shader->module->subgroup_size(), 0u);
+}
+
 TEST(Specializer, ADeclaredSizeStaysAndTheFileSaysTheOptionDidNotApply) {
   Specialization s;
   s.workgroup_size = GivenWorkgroupSize{{32, 1, 1}, "--workgroup-size"};
