@@ -54,6 +54,10 @@ struct ModuleOrigin {
   // False when the source declares no workgroup size and the 1x1x1 in the
   // module is only the compiler's default (CompiledShader).
   bool workgroup_size_declared = true;
+  // The subgroup width the host runs the kernel at, when the lint was told
+  // it (a constant the host sets to the subgroup size, linted per width);
+  // 0 when any width the targets run may be the one.
+  uint32_t subgroup_size = 0;
 };
 
 class Module {
@@ -68,6 +72,8 @@ class Module {
   // False when the source declares no workgroup size: the host sets it when
   // it creates the pipeline, and the 1x1x1 the module holds says nothing.
   bool workgroup_size_declared() const { return origin_.workgroup_size_declared; }
+  // The subgroup width this lint judges the kernel at; 0 when not fixed.
+  uint32_t subgroup_size() const { return origin_.subgroup_size; }
   const std::vector<ir::Function>& functions() const { return ir_.functions; }
   const std::vector<EntryPoint>& entry_points() const { return entry_points_; }
 

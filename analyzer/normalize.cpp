@@ -200,4 +200,25 @@ std::optional<std::vector<uint32_t>> normalize(const std::vector<uint32_t>& spir
   return normalized;
 }
 
+std::optional<std::vector<uint32_t>> set_specialization_defaults(
+    const std::vector<uint32_t>& spirv, spv_target_env env,
+    const std::unordered_map<uint32_t, std::vector<uint32_t>>& values, std::string* error) {
+  spvtools::Optimizer optimizer(env);
+  std::string messages;
+  optimizer.SetMessageConsumer([&](spv_message_level_t level, const char*, const spv_position_t&, const char* message) {
+    if (level > SPV_MSG_ERROR) return;
+    if (!messages.empty()) messages += "; ";
+    messages += message;
+  });
+  optimizer.RegisterPass(spvtools::CreateSetSpecConstantDefaultValuePass(values));
+  spvtools::OptimizerOptions options;
+  options.set_run_validator(false);
+  std::vector<uint32_t> result;
+  if (!optimizer.Run(spirv.data(), spirv.size(), &result, options) || !messages.empty()) {
+    if (error) *error = messages.empty() ? "the SPIR-V optimizer failed" : messages;
+    return std::nullopt;
+  }
+  return result;
+}
+
 }  // namespace klint

@@ -142,7 +142,7 @@ const std::string& klint_identity() {
 std::string settings_key(const LintOptions& options) {
   // These bindings stop compiling when a field is added to one of the structs:
   // then decide whether the new field can change a report, and key it if so.
-  const auto& [compile, selection, rule_options, keep_shader] = options;
+  const auto& [compile, selection, rule_options, specialization, keep_shader] = options;
   static_cast<void>(keep_shader);  // what --confirm runs on; the report is the same
   const auto& [include_dirs, defines, target_env, force_compute, entry_point] = compile;
   const auto& [select, ignore] = selection;
@@ -160,6 +160,25 @@ std::string settings_key(const LintOptions& options) {
   for (const Target* target : targets) key.field(target_to_json(*target));
   key.field(targets_declared ? "declared" : "defaults");
   key.field(max_shared_memory ? std::to_string(*max_shared_memory) : "none");
+  // Origins go in too: errors and notes name them.
+  const auto& [constants, workgroup_size, subgroup_size_constant, subgroup_size] = specialization;
+  key.field(std::to_string(constants.size()));
+  for (const auto& [setting, origin] : constants) {
+    key.field(setting.key).field(std::to_string(setting.value.index())).field(runner::to_string(setting.value));
+    key.field(origin);
+  }
+  if (workgroup_size) {
+    key.field(fmt::format("{},{},{}", workgroup_size->size[0], workgroup_size->size[1], workgroup_size->size[2]))
+        .field(workgroup_size->origin);
+  } else {
+    key.field("no workgroup size");
+  }
+  if (subgroup_size_constant) {
+    key.field(subgroup_size_constant->key).field(subgroup_size_constant->origin);
+  } else {
+    key.field("no subgroup-size constant");
+  }
+  key.field(std::to_string(subgroup_size));
   return key.take();
 }
 

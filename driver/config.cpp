@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 
 #include "rules/rule.h"
@@ -34,6 +35,7 @@ void apply(const ConfigLayer& layer, FileSettings& settings) {
   if (layer.targets) settings.targets = *layer.targets;
   if (layer.target_env) settings.target_env = layer.target_env;
   if (layer.entry_point) settings.entry_point = layer.entry_point;
+  add_specialization(settings.specialization, layer.specialization);
 }
 
 bool any_matches(const std::vector<Glob>& globs, const std::string& path) {
@@ -76,6 +78,41 @@ std::string define_text(const Define& define) {
   return define.second.empty() ? define.first : define.first + "=" + define.second;
 }
 
+// The keys of a Specialization as klint.toml writes them, each constant once
+// (its last value), the settings' origins in comments; `none` for a
+// Specialization that sets nothing, where one is wanted.
+void print_specialization(std::ostream& out, const Specialization& s, bool say_defaults) {
+  std::vector<const SpecializationOption*> last;
+  for (const SpecializationOption& option : s.constants) {
+    std::erase_if(last, [&](const SpecializationOption* o) { return o->setting.key == option.setting.key; });
+    last.push_back(&option);
+  }
+  if (!last.empty()) {
+    out << "specialization = {";
+    for (size_t i = 0; i < last.size(); ++i) {
+      const std::string& key = last[i]->setting.key;
+      const bool bare = std::all_of(key.begin(), key.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; });
+      out << (i ? ", " : " ") << (bare ? key : quote(key)) << " = " << runner::to_string(last[i]->setting.value);
+    }
+    out << " }\n";
+    for (const SpecializationOption* option : last) out << "#   " << option->origin << "\n";
+  } else if (say_defaults) {
+    out << "# specialization: none, the constants keep their defaults\n";
+  }
+  if (s.workgroup_size) {
+    const std::array<uint32_t, 3>& size = s.workgroup_size->size;
+    out << fmt::format("workgroup-size = [{}, {}, {}]  # {}\n", size[0], size[1], size[2], s.workgroup_size->origin);
+  } else if (say_defaults) {
+    out << "# workgroup-size: the kernel's own\n";
+  }
+  if (s.subgroup_size_constant) {
+    out << "subgroup-size-constant = " << quote(s.subgroup_size_constant->key) << "  # "
+        << s.subgroup_size_constant->origin << "\n";
+  } else if (say_defaults) {
+    out << "# subgroup-size-constant: none\n";
+  }
+}
+
 std::string rule_id(const RuleInfo* rule) { return std::string(rule->id); }
 std::string same(const std::string& text) { return text; }
 
@@ -104,6 +141,7 @@ void print_settings(std::ostream& out, const FileSettings& s) {
   } else {
     out << "# entry-point: klint's default, \"main\"\n";
   }
+  print_specialization(out, s.specialization, true);
   out << "\n[severity]\n";
   if (s.severity.empty()) out << "# each rule's default\n";
   for (const auto& [rule, severity] : s.severity) out << rule->id << " = " << quote(to_string(severity)) << "\n";
@@ -111,6 +149,7 @@ void print_settings(std::ostream& out, const FileSettings& s) {
   for (const Variant& variant : s.variants) {
     out << "\n[[variants]]\nname = " << quote(variant.name) << "\ndefines = " << array(variant.defines, define_text)
         << "\n";
+    print_specialization(out, variant.specialization, false);
   }
 }
 
@@ -234,7 +273,7 @@ std::optional<FileSettings> ConfigResolver::settings_for(const std::string& file
                            file);
       return std::nullopt;
     }
-    settings.variants.push_back(Variant{variant.name, variant.defines});
+    settings.variants.push_back(Variant{variant.name, variant.defines, variant.specialization});
   }
   return settings;
 }

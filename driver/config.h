@@ -23,6 +23,7 @@ namespace klint {
 struct Variant {
   std::string name;
   std::vector<Define> defines;
+  Specialization specialization;  // over the file's, as add_specialization adds
 };
 
 // What the configuration says about one file. Unset fields leave klint's
@@ -37,6 +38,7 @@ struct FileSettings {
   std::vector<std::string> targets;  // --target names, target files resolved; empty: the defaults
   std::optional<TargetEnv> target_env;
   std::optional<std::string> entry_point;
+  Specialization specialization;  // the pipeline's inputs the lint applies (driver/specialization.h)
   // Lint the file once per variant, with add_defines(defines, variant.defines);
   // empty: once, as it is.
   std::vector<Variant> variants;

@@ -7,6 +7,7 @@
 #include <array>
 #include <cctype>
 #include <charconv>
+#include <limits>
 
 #include "analyzer/printable.h"
 #include "analyzer/source.h"
@@ -22,9 +23,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::array<std::string_view, 9> kLayerKeys{
-    "select", "ignore", "extend-ignore", "severity", "defines", "include-dirs", "targets", "target-env", "entry-point"};
-constexpr std::array<std::string_view, 3> kVariantKeys{"files", "name", "defines"};
+constexpr std::array<std::string_view, 12> kLayerKeys{
+    "select",      "ignore",         "extend-ignore",  "severity",      "defines",
+    "include-dirs", "targets",       "target-env",     "entry-point",   "specialization",
+    "workgroup-size", "subgroup-size-constant"};
+constexpr std::array<std::string_view, 6> kVariantKeys{"files",          "name",           "defines",
+                                                       "specialization", "workgroup-size", "subgroup-size-constant"};
 
 std::vector<std::string_view> rule_ids() {
   std::vector<std::string_view> ids;
@@ -122,6 +126,7 @@ class Reader {
       layer.entry_point = text->get();
       return true;
     }
+    if (std::optional<bool> read = read_specialization_key(name, value, layer.specialization)) return *read;
     std::vector<std::string_view> known(kLayerKeys.begin(), kLayerKeys.end());
     if (section.empty()) {
       known.insert(known.end(), {"overrides", "variants", "kernel"});
@@ -130,6 +135,73 @@ class Reader {
     }
     return fail(key.source(), fmt::format("unknown key '{}'{}{}", name, section.empty() ? "" : " in ", section) +
                                   did_you_mean(name, known));
+  }
+
+  // The keys of a Specialization, in a layer or a variant; nullopt for another key.
+  std::optional<bool> read_specialization_key(std::string_view name, const toml::node& value, Specialization& out) {
+    if (name == "specialization") return read_specialization(value, out.constants);
+    if (name == "workgroup-size") return read_workgroup_size(value, out.workgroup_size);
+    if (name == "subgroup-size-constant") return read_subgroup_size_constant(value, out.subgroup_size_constant);
+    return std::nullopt;
+  }
+
+  std::string origin(std::string_view what, const toml::source_region& at) const {
+    return fmt::format("{} ({}:{}:{})", what, path_, at.begin.line, at.begin.column);
+  }
+
+  // `specialization = { BLOCK = 64, 1 = true }`, read as a [[kernel]]'s;
+  // each value is a constant here: there are no shape variables.
+  bool read_specialization(const toml::node& value, std::vector<SpecializationOption>& out) {
+    std::optional<std::vector<runner::ManifestSetting>> settings =
+        read_specialization_table(value, path_, dir_, &error_);
+    if (!settings) return false;
+    for (const runner::ManifestSetting& setting : *settings) {
+      std::string why;
+      std::optional<runner::Number> number = setting.value.evaluate({}, &why);
+      if (!number) {
+        error_ = fmt::format("{}:{}:{}: {}", path_, setting.value_at.line, setting.value_at.column, printable(why));
+        return false;
+      }
+      out.push_back({{setting.name, *number},
+                     fmt::format("specialization '{}' ({}:{}:{})", setting.name, path_, setting.name_at.line,
+                                 setting.name_at.column)});
+    }
+    return true;
+  }
+
+  // `workgroup-size = [64, 1, 1]`: 1 to 3 sizes, the axes left out 1.
+  bool read_workgroup_size(const toml::node& value, std::optional<GivenWorkgroupSize>& out) {
+    constexpr std::string_view kShape = "'workgroup-size' must be an array of 1 to 3 integers, such as [64, 1, 1]";
+    const toml::array* array = value.as_array();
+    if (!array || array->empty() || array->size() > 3) return fail(value.source(), kShape);
+    GivenWorkgroupSize given{{1, 1, 1}, origin("workgroup-size", value.source())};
+    for (size_t axis = 0; axis < array->size(); ++axis) {
+      const auto* size = (*array)[axis].as_integer();
+      if (!size) return fail((*array)[axis].source(), kShape);
+      if (size->get() < 1 || size->get() > std::numeric_limits<uint32_t>::max()) {
+        return fail((*array)[axis].source(),
+                    fmt::format("'workgroup-size' is {} in {}: a workgroup is at least 1 invocation in each axis",
+                                size->get(), std::array{'x', 'y', 'z'}[axis]));
+      }
+      given.size[axis] = static_cast<uint32_t>(size->get());
+    }
+    out = std::move(given);
+    return true;
+  }
+
+  // `subgroup-size-constant = "SUBGROUP_SIZE"`, or its constant_id.
+  bool read_subgroup_size_constant(const toml::node& value, std::optional<SubgroupSizeConstant>& out) {
+    std::string key;
+    if (const auto* text = value.as_string(); text && !text->get().empty()) {
+      key = text->get();
+    } else if (const auto* id = value.as_integer(); id && id->get() >= 0 &&
+                                                    id->get() <= std::numeric_limits<uint32_t>::max()) {
+      key = std::to_string(id->get());
+    } else {
+      return fail(value.source(), "'subgroup-size-constant' must be a specialization constant's name or constant_id");
+    }
+    out = SubgroupSizeConstant{key, origin("subgroup-size-constant", value.source())};
+    return true;
   }
 
   bool read_rules(std::string_view key, const toml::node& value, std::vector<const RuleInfo*>& out) {
@@ -284,6 +356,8 @@ class Reader {
         variant.name = text->get();
       } else if (*key == "defines") {
         if (!read_defines(*value, variant.defines)) return false;
+      } else if (std::optional<bool> read = read_specialization_key(key->str(), *value, variant.specialization)) {
+        if (!*read) return false;
       } else {
         std::vector<std::string_view> known(kVariantKeys.begin(), kVariantKeys.end());
         return fail(key->source(),

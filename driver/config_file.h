@@ -14,6 +14,7 @@
 #include "analyzer/diagnostic.h"
 #include "analyzer/frontend.h"
 #include "driver/glob.h"
+#include "driver/specialization.h"
 #include "runner/manifest.h"
 
 namespace klint {
@@ -33,6 +34,9 @@ struct ConfigLayer {
   std::optional<std::vector<std::string>> targets;  // replaces; target files resolved likewise
   std::optional<TargetEnv> target_env;
   std::optional<std::string> entry_point;
+  // `specialization` adds (a later value of one constant wins);
+  // `workgroup-size` and `subgroup-size-constant` replace.
+  Specialization specialization;
 };
 
 struct ConfigOverride {
@@ -44,6 +48,7 @@ struct ConfigVariant {
   std::vector<Glob> files;
   std::string name;
   std::vector<Define> defines;
+  Specialization specialization;  // over the file's, as `defines` is
   uint32_t line = 0;  // of its [[variants]] header, for errors found when it is applied
 };
 

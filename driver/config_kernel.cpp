@@ -37,6 +37,12 @@ class KernelReader {
   KernelReader(const std::string& config_path, const fs::path& dir, std::string* error)
       : config_path_(config_path), dir_(dir), error_(error) {}
 
+  std::optional<std::vector<ManifestSetting>> read_specialization(const toml::node& value) {
+    std::vector<ManifestSetting> settings;
+    if (!read_settings("specialization", value, {}, settings)) return std::nullopt;
+    return settings;
+  }
+
   std::optional<KernelManifest> read(const toml::table& table) {
     KernelManifest kernel;
     kernel.config_path = config_path_;
@@ -272,6 +278,12 @@ class KernelReader {
 std::optional<runner::KernelManifest> read_kernel(const toml::table& table, const std::string& config_path,
                                                   const fs::path& dir, std::string* error) {
   return KernelReader(config_path, dir, error).read(table);
+}
+
+std::optional<std::vector<runner::ManifestSetting>> read_specialization_table(const toml::node& value,
+                                                                              const std::string& config_path,
+                                                                              const fs::path& dir, std::string* error) {
+  return KernelReader(config_path, dir, error).read_specialization(value);
 }
 
 }  // namespace klint

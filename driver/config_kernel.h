@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "runner/manifest.h"
 
@@ -19,5 +20,13 @@ namespace klint {
 //   klint.toml:5:25: in 'rows * colz': unknown variable 'colz' (did you mean 'cols'?)
 std::optional<runner::KernelManifest> read_kernel(const toml::table& table, const std::string& config_path,
                                                   const std::filesystem::path& dir, std::string* error);
+
+// A `specialization` table outside [[kernel]] (linting's, at the top level,
+// in [[overrides]] and [[variants]]): read as a [[kernel]]'s, with no
+// variables for its expressions. Errors as read_kernel's.
+std::optional<std::vector<runner::ManifestSetting>> read_specialization_table(const toml::node& value,
+                                                                              const std::string& config_path,
+                                                                              const std::filesystem::path& dir,
+                                                                              std::string* error);
 
 }  // namespace klint

@@ -24,7 +24,7 @@ void confirm_report(FileReport& report, const Job& job, const runner::KernelMani
     std::optional<std::string> text = read_file(path, &read_error);
     if (!text) return record(runner::not_runnable(findings, read_error.reason));
     shader = std::make_shared<const LoadedShader>(load_shader(ShaderInput{path, *text, job.input.language},
-                                                              job.options.compile, sources, driver_load_options()));
+                                                              job.options.compile, sources, lint_load_options(job.options)));
   }
   if (!shader->module) return record(runner::not_runnable(findings, "it does not compile"));
   record(runner::confirm_findings(findings, *shader, manifest, options));

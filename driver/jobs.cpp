@@ -42,6 +42,9 @@ class Planner {
       with_variant.compile.defines = settings->defines;
       add_defines(with_variant.compile.defines, variant.defines);
       add_defines(with_variant.compile.defines, command_line_.defines);
+      with_variant.specialization = settings->specialization;
+      add_specialization(with_variant.specialization, variant.specialization);
+      add_specialization(with_variant.specialization, command_line_.specialization);
       add(input, with_variant, variant.name, *settings);
     }
   }
@@ -109,6 +112,8 @@ class Planner {
       options.rule_options.targets_declared = true;
     }
     options.rule_options.max_shared_memory = command_line_.max_shared_memory;
+    options.specialization = settings.specialization;
+    add_specialization(options.specialization, command_line_.specialization);
     return options;
   }
 
@@ -127,8 +132,13 @@ class Planner {
     return targets_[names] = resolved;
   }
 
-  void add(const InputFile& input, const LintOptions& options, std::string variant, const FileSettings& settings) {
-    plan_.jobs.push_back(Job{input, options, std::move(variant), settings.severity, settings_key(options)});
+  // Once, or once per subgroup width where a constant holds the width.
+  void add(const InputFile& input, const LintOptions& options, const std::string& variant,
+           const FileSettings& settings) {
+    for (auto& [width, at_width] : subgroup_width_lints(options)) {
+      std::string name = variant.empty() || width.empty() ? variant + width : variant + ", " + width;
+      plan_.jobs.push_back(Job{input, at_width, std::move(name), settings.severity, settings_key(at_width)});
+    }
   }
 
   const CommandLineSettings& command_line_;

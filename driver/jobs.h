@@ -29,13 +29,18 @@ struct CommandLineSettings {
   std::vector<std::string> targets;                    // --target; empty: the configuration's
   std::optional<uint64_t> max_shared_memory;
   bool force_compute = false;
+  // --specialization adds to the configuration's; --workgroup-size and
+  // --subgroup-size-constant replace its values.
+  Specialization specialization;
 };
 
 // One compilation of one file: the file itself, or one of its variants.
 struct Job {
   InputFile input;
   LintOptions options;
-  std::string variant;  // "" when the file is linted once
+  // "" when the file is linted once; else the variant, the subgroup width
+  // (subgroup_width_lints), or both: "f16, subgroup size 32".
+  std::string variant;
   std::map<const RuleInfo*, Severity, RuleIdLess> severity;  // the configuration's, applied to the findings
   std::string cache_key;
 };

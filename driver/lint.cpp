@@ -67,6 +67,25 @@ LoadOptions driver_load_options() {
   return load;
 }
 
+LoadOptions lint_load_options(const LintOptions& options) {
+  LoadOptions load = driver_load_options();
+  load.specializer = make_specializer(options.specialization);
+  return load;
+}
+
+std::vector<std::pair<std::string, LintOptions>> subgroup_width_lints(const LintOptions& options) {
+  if (!options.specialization.subgroup_size_constant) return {{"", options}};
+  std::vector<std::pair<std::string, LintOptions>> lints;
+  for (auto& [width, targets] : subgroup_widths(options.rule_options.targets)) {
+    LintOptions at_width = options;
+    at_width.specialization.subgroup_size = width;
+    at_width.rule_options.targets = std::move(targets);
+    lints.emplace_back(fmt::format("subgroup size {}", width), std::move(at_width));
+  }
+  if (lints.empty()) lints.emplace_back("", options);
+  return lints;
+}
+
 FileReport lint_file(const InputFile& input, const LintOptions& options, SourceCache& sources) {
   ReadError read_error;
   std::optional<std::string> text = read_file(input.path, &read_error);
@@ -83,7 +102,7 @@ FileReport lint_text(const InputFile& input, const std::string& text, const Lint
   std::shared_ptr<const LoadedShader> shader;
   try {
     shader = std::make_shared<const LoadedShader>(
-        load_shader(ShaderInput{input.path, text, input.language}, options.compile, sources, driver_load_options()));
+        load_shader(ShaderInput{input.path, text, input.language}, options.compile, sources, lint_load_options(options)));
   } catch (const std::exception& e) {
     FileReport report{input.path, {}, {}, {}, {input.path}};
     report.diagnostics.push_back(Diagnostic{&kInternalError, Severity::Error,

@@ -11,6 +11,7 @@
 #include "analyzer/source.h"
 #include "driver/discover.h"
 #include "driver/finding.h"
+#include "driver/specialization.h"
 #include "driver/suppressions.h"
 #include "rules/rule.h"
 #include "validate/loaded_shader.h"
@@ -21,6 +22,8 @@ struct LintOptions {
   CompileOptions compile;
   RuleSelection selection;
   RuleOptions rule_options;
+  // What the host gives the pipeline: applied to the module before analysis.
+  Specialization specialization;
   // Keeps the loaded shader on the report (FileReport::shader), for
   // `--confirm` to run the module the rules saw.
   bool keep_shader = false;
@@ -52,5 +55,16 @@ FileReport lint_shader(const InputFile& input, std::shared_ptr<const LoadedShade
 
 // How the driver loads a file: compiled through the compile worker (driver/compile_worker.h).
 LoadOptions driver_load_options();
+
+// How the driver loads a file to lint it: driver_load_options(), specialized
+// as `options` says.
+LoadOptions lint_load_options(const LintOptions& options);
+
+// The lints of one file that `options` asks for: itself, named "", or with a
+// subgroup-size constant one per subgroup width its targets run, named
+// "subgroup size 32", its constant set to that width and judged against the
+// targets that run it. When no target says what width it runs, the one lint
+// keeps the constant's default (a note says so).
+std::vector<std::pair<std::string, LintOptions>> subgroup_width_lints(const LintOptions& options);
 
 }  // namespace klint

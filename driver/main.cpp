@@ -31,6 +31,7 @@
 #include "driver/progress.h"
 #include "driver/reflect_command.h"
 #include "driver/run_command.h"
+#include "driver/specialization.h"
 #include "driver/variants.h"
 #include "rules/rule.h"
 #include "validate/device.h"
@@ -56,6 +57,9 @@ struct Arguments {
   std::vector<std::string> select;
   std::vector<std::string> ignore;
   std::vector<std::string> targets;
+  std::vector<std::string> specialization;  // each --specialization's list, as typed
+  std::string workgroup_size;
+  std::string subgroup_size_constant;
   FailOn fail_on = FailOn::Warning;
   ColorMode color = ColorMode::Auto;
   OutputFormat format = OutputFormat::Text;
@@ -227,6 +231,10 @@ std::optional<CommandLineSettings> command_line_settings(const Arguments& args, 
   if (!resolve_targets(args.targets, targets, error)) return std::nullopt;
   settings.targets = args.targets;
   settings.max_shared_memory = args.max_shared_memory;
+  std::optional<Specialization> specialization =
+      command_line_specialization(args.specialization, args.workgroup_size, args.subgroup_size_constant, error);
+  if (!specialization) return std::nullopt;
+  settings.specialization = std::move(*specialization);
   return settings;
 }
 
@@ -489,6 +497,19 @@ int main(int argc, char** argv) {
       ->delimiter(',')->allow_extra_args(false)->group(rules);
   app.add_option("--max-shared-memory", args.max_shared_memory,
                  "One workgroup memory limit in bytes, instead of the targets' limits")->group(rules);
+  auto* pipeline = "What the host sets when it creates the pipeline (docs/configuration.md)";
+  app.add_option("--specialization", args.specialization,
+                 "Lint with these specialization constants, by constant_id or name, at these values (as klint run "
+                 "takes them; others keep their defaults)")
+      ->type_name("CONSTANT=VALUE,...")->allow_extra_args(false)->group(pipeline);
+  app.add_option("--workgroup-size", args.workgroup_size,
+                 "The workgroup size the host sets: a kernel that declares none is analyzed at it, and so are the "
+                 "dimensions a specialization constant gives (a declared size stays)")
+      ->type_name("X,Y,Z")->group(pipeline);
+  app.add_option("--subgroup-size-constant", args.subgroup_size_constant,
+                 "The specialization constant (name or constant_id) the host sets to the subgroup size: lint once per "
+                 "width the targets run")
+      ->type_name("CONSTANT")->group(pipeline);
   app.add_flag("--list-rules", args.list_rules, "List every rule and exit")->group(rules);
   app.add_option("--explain", args.explain, "Print a rule's documentation and exit")->group(rules);
   app.add_option("--generate-docs", args.generate_docs, "Write docs/rules/*.md into DIR and exit")->group("");
@@ -598,6 +619,12 @@ int main(int argc, char** argv) {
   }
   if (devices->parsed()) return print_devices(std::cout);
   if (confirm_seed->count()) args.confirm_options.seed = args.confirm_seed;
+  if (run_command->parsed() || reflect->parsed() || translate->parsed()) {
+    // klint run takes its own --specialization; the lint's would be ignored.
+    for (const char* option : {"--specialization", "--workgroup-size", "--subgroup-size-constant"}) {
+      if (app.count(option)) return usage_error(fmt::format("{} applies to linting, not to a subcommand", option));
+    }
+  }
   if (run_command->parsed()) {
     std::string error;
     CompileOptions options = compile_options(args, &error);

@@ -3,15 +3,13 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <functional>
 
-#include "driver/lint.h"
 #include "driver/config.h"
+#include "driver/lint.h"
+#include "driver/option_lists.h"
 #include "driver/probe_report.h"
 #include "reflect/reflection.h"
 #include "runner/harness.h"
@@ -30,21 +28,6 @@ constexpr size_t kProbeRowsShown = 64;
 int input_error(std::ostream& err, const std::string& path, const std::string& reason) {
   err << fmt::format("klint: error: {}: {}\n", path, reason.substr(0, reason.find('\n')));
   return kExitUsage;
-}
-
-std::optional<std::array<uint32_t, 3>> parse_grid(const std::string& text) {
-  std::array<uint32_t, 3> grid{1, 1, 1};
-  size_t axis = 0;
-  const char* p = text.data();
-  const char* end = p + text.size();
-  while (true) {
-    if (axis == 3) return std::nullopt;
-    auto [next, ec] = std::from_chars(p, end, grid[axis++]);
-    if (ec != std::errc() || next == p || grid[axis - 1] == 0) return std::nullopt;
-    if (next == end) return grid;
-    if (*next != ',') return std::nullopt;
-    p = next + 1;
-  }
 }
 
 // How to show a buffer's words: as the scalar type its first member starts with.
@@ -275,41 +258,6 @@ int report_run(std::ostream& out, const std::string& path, const runner::KernelR
   return kExitCompleted;
 }
 
-std::optional<runner::Number> parse_number(std::string_view text) {
-  int64_t integer = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), integer);
-  if (ec == std::errc() && end == text.data() + text.size()) return runner::Number{integer};
-  const std::string copy(text);
-  char* real_end = nullptr;
-  const double real = std::strtod(copy.c_str(), &real_end);
-  if (!copy.empty() && real_end == copy.c_str() + copy.size() && std::isfinite(real)) return runner::Number{real};
-  return std::nullopt;
-}
-
-// One NAME=NUMBER of a comma-separated list, as --shape and --specialization
-// take them: the item as typed, the name before '=', the number after it
-// (nullopt without '=' or when it is not a number).
-struct Assignment {
-  std::string item;
-  std::string name;
-  std::optional<runner::Number> value;
-};
-
-std::vector<Assignment> assignments(const std::string& text) {
-  std::vector<Assignment> out;
-  for (size_t start = 0; start <= text.size();) {
-    const size_t comma = std::min(text.find(',', start), text.size());
-    std::string item = text.substr(start, comma - start);
-    start = comma + 1;
-    const size_t equals = item.find('=');
-    std::string name = item.substr(0, equals);
-    std::optional<runner::Number> value =
-        equals == std::string::npos ? std::nullopt : parse_number(std::string_view(item).substr(equals + 1));
-    out.push_back({std::move(item), std::move(name), value});
-  }
-  return out;
-}
-
 // --shape NAME=VALUE,...: a value for each variable of the manifest, once.
 std::optional<runner::Shape> parse_shape(const std::string& text, const runner::KernelManifest& manifest,
                                          std::string* error) {
@@ -337,21 +285,6 @@ std::optional<runner::Shape> parse_shape(const std::string& text, const runner::
     shape.emplace_back(manifest.variables[i], *values[i]);
   }
   return shape;
-}
-
-// --specialization KEY=VALUE,...: constants by constant_id or name, set over
-// the manifest's (runner::RunSettings).
-std::optional<std::vector<runner::SpecializationSetting>> parse_specialization(const std::string& text,
-                                                                               std::string* error) {
-  std::vector<runner::SpecializationSetting> settings;
-  for (const auto& [item, name, value] : text.empty() ? std::vector<Assignment>{} : assignments(text)) {
-    if (!value || name.empty()) {
-      *error = fmt::format("--specialization '{}': '{}' is not CONSTANT=NUMBER", text, item);
-      return std::nullopt;
-    }
-    settings.push_back({name, *value});
-  }
-  return settings;
 }
 
 // The one shape --shape gives, or none: every shape of the manifest.
@@ -391,7 +324,7 @@ int run_file(const std::string& path, const CompileOptions& compile_options, con
              std::ostream& out, std::ostream& err) {
   runner::RunSettings settings;
   if (!options.grid.empty()) {
-    settings.grid = parse_grid(options.grid);
+    settings.grid = parse_dimensions(options.grid);
     if (!settings.grid) {
       return input_error(err, path, fmt::format("--grid '{}' is not X,Y,Z of positive integers", options.grid));
     }

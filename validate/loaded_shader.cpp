@@ -221,6 +221,16 @@ void load_compiled(CompiledShader& compiled, Language language, const LoadOption
   // From here on only the words and the module decoded from their normalized
   // form count: each copy of a large module is tens of megabytes.
   original.reset();
+  ModuleOrigin origin{shader.path, {}, compiled.workgroup_size_declared};
+  if (load.specializer) {
+    std::vector<std::string> notes;
+    std::optional<std::string> error = load.specializer(words, env, origin, notes);
+    for (std::string& note : notes) shader.notes.push_back({printable(note)});
+    if (error) {
+      shader.notes.push_back({printable(*error), true});
+      return;
+    }
+  }
   std::string normalize_error, left_undone;
   std::optional<std::vector<uint32_t>> normalized =
       load.normalizer ? load.normalizer(words, env, &normalize_error, &left_undone)
@@ -250,7 +260,7 @@ void load_compiled(CompiledShader& compiled, Language language, const LoadOption
   } else {
     std::vector<uint32_t>().swap(words);
   }
-  shader.module = std::make_unique<Module>(std::move(*analyzed), ModuleOrigin{shader.path, {}, compiled.workgroup_size_declared});
+  shader.module = std::make_unique<Module>(std::move(*analyzed), std::move(origin));
 }
 
 }  // namespace

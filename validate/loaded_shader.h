@@ -40,9 +40,19 @@ using ShaderCompiler = std::function<CompiledShader(const std::string& path, con
 using ShaderNormalizer = std::function<std::optional<std::vector<uint32_t>>(
     const std::vector<uint32_t>& words, spv_target_env env, std::string* error, std::string* left_undone)>;
 
+// What the host gives the pipeline beyond the module (specialization values,
+// a workgroup size the source leaves to it), applied to the validated words
+// before they are normalized, so that the analyses see what the device runs.
+// It tells the module's origin what it fixed (a workgroup size the source
+// left out, the subgroup width); `notes` are said on the file. An error
+// (naming the option and the reason) leaves the file unanalyzed.
+using ShaderSpecializer = std::function<std::optional<std::string>(
+    std::vector<uint32_t>& words, spv_target_env env, ModuleOrigin& origin, std::vector<std::string>& notes)>;
+
 struct LoadOptions {
   ShaderCompiler compiler;      // empty: compile() in this process
   ShaderNormalizer normalizer;  // empty: normalize()
+  ShaderSpecializer specializer;  // empty: the module's own defaults; applied only when normalizing
   // Reflection and runs need the validated words alone; linting and
   // confirming need the normalized module, and then the words only when asked
   // (each copy of a large module is tens of megabytes).

@@ -3,6 +3,7 @@
 // binary, lookup by name and the default set.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -40,6 +41,15 @@ const Target* find_target(std::string_view name);
 // names none; docs/targets.md gives the reasons for each.
 std::vector<const Target*> default_targets();
 std::span<const std::string_view> default_target_names();
+
+// The subgroup widths a pipeline may run at on a target: `preferred`, or
+// min..max where the compiler picks the width per shader. nullopt when unknown.
+struct WidthRange {
+  uint32_t min = 0;
+  uint32_t max = 0;
+  friend auto operator<=>(const WidthRange&, const WidthRange&) = default;
+};
+std::optional<WidthRange> run_widths(const Target& target);
 
 // The texts of targets/*.json as they were when klint was built; defined in a
 // file that validate/CMakeLists.txt generates.

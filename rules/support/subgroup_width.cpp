@@ -68,14 +68,4 @@ std::vector<WidthLiteral> width_literals(const Module& module) {
   return out;
 }
 
-std::optional<WidthRange> run_widths(const Target& target) {
-  const SubgroupSizes& size = target.subgroup_size;
-  if (size.varies_per_shader) {
-    if (size.min == 0) return std::nullopt;
-    return WidthRange{size.min, std::max(size.min, size.max)};
-  }
-  if (size.preferred == 0) return std::nullopt;
-  return WidthRange{size.preferred, size.preferred};
-}
-
 }  // namespace klint

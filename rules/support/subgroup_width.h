@@ -1,7 +1,7 @@
 // What subgroup-size-assumed and subgroup-count-assumed share beyond the
 // analyzer's subgroup facts (analyzer/subgroup_facts.h): where an invocation id
-// is divided by a literal subgroup width, the subgroup widths a target runs,
-// and how messages spell subgroup built-ins.
+// is divided by a literal subgroup width, and how messages spell subgroup
+// built-ins. The widths a target runs are validate/targets.h's run_widths.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +12,7 @@
 #include "analyzer/module.h"
 #include "analyzer/subgroup_facts.h"
 #include "validate/target.h"
+#include "validate/targets.h"
 
 namespace klint {
 
@@ -30,13 +31,5 @@ struct WidthLiteral {
 };
 std::vector<WidthLiteral> width_literals(const Module& module);
 
-// The subgroup widths a pipeline may run at on a target: `preferred`, or
-// min..max where the compiler picks the width per shader. nullopt when unknown.
-struct WidthRange {
-  uint32_t min = 0;
-  uint32_t max = 0;
-  friend auto operator<=>(const WidthRange&, const WidthRange&) = default;
-};
-std::optional<WidthRange> run_widths(const Target& target);
 
 }  // namespace klint

@@ -104,6 +104,74 @@ TEST_F(ConfigCli, VariantsShareFindingsAndNameThem) {
   EXPECT_NE(run.err.find("in 1 file"), std::string::npos) << run.err;
 }
 
+// A kernel whose size the host sets (no local_size) and whose subgroup size
+// a constant holds: only the given size shows the neighbour race, only
+// subgroups narrower than the workgroup the race on `total`.
+constexpr const char* kHostSized = R"(#version 450
+#extension GL_KHR_shader_subgroup_arithmetic : require
+layout(constant_id = 0) const uint SG = 64;
+layout(binding = 0) buffer Data { float data[]; };
+shared float tile[64];
+shared float total;
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    tile[i] = data[gl_GlobalInvocationID.x];
+    float right = tile[(i + 1) % 64];
+    float s = subgroupAdd(right);
+    if (i % SG == 0) total = s;
+    barrier();
+    data[gl_GlobalInvocationID.x] = total;
+}
+)";
+
+TEST_F(ConfigCli, WhatTheHostSetsComesFromTheCommandLineAndTheConfiguration) {
+  write("k.comp", kHostSized);
+  KlintRun plain = klint({"k.comp"});
+  EXPECT_EQ(plain.exit_code, 0) << plain.out;
+  EXPECT_NE(plain.err.find("declares no workgroup size"), std::string::npos) << plain.err;
+
+  KlintRun sized = klint({"--workgroup-size", "64", "k.comp"});
+  EXPECT_EQ(sized.exit_code, 1);
+  EXPECT_EQ(occurrences(sized.out, "k.comp:10: error: data race on 'tile'"), 1u) << sized.out;
+  EXPECT_NE(sized.err.find("klint analyzed it at 64x1x1, the size --workgroup-size gives"), std::string::npos)
+      << sized.err;
+
+  // One lint per width the targets run: 32 splits the workgroup in two subgroups, 64 does not.
+  KlintRun widths = klint({"--workgroup-size=64", "--subgroup-size-constant=SG", "--target",
+                           "nvidia-ampere,qualcomm-adreno-6xx", "--select", "shared-memory-race", "k.comp"});
+  EXPECT_EQ(occurrences(widths.out, "[shared-memory-race]"), 2u) << widths.out;
+  EXPECT_EQ(occurrences(widths.out, "variants: subgroup size 32, subgroup size 64\n"), 1u) << widths.out;
+  EXPECT_EQ(occurrences(widths.out, "invocations 0 and 32 both write total"), 1u) << widths.out;
+  EXPECT_EQ(occurrences(widths.out, "variant: subgroup size 32\n"), 1u) << widths.out;
+
+  write("klint.toml",
+        "[[overrides]]\nfiles = [\"k.comp\"]\nworkgroup-size = [64]\nspecialization = { SG = 16 }\n");
+  KlintRun configured = klint({"--select", "shared-memory-race", "k.comp"});
+  EXPECT_EQ(occurrences(configured.out, "invocations 0 and 16 both write total"), 1u) << configured.out;
+  // The command line's value of a constant replaces the configuration's.
+  KlintRun replaced = klint({"--select", "shared-memory-race", "--specialization", "0=64", "k.comp"});
+  EXPECT_EQ(replaced.out.find("both write total"), std::string::npos) << replaced.out;
+}
+
+TEST_F(ConfigCli, AConstantTheFileLacksIsAnErrorForThatFile) {
+  write("k.comp", kHostSized);
+  write("l.comp", kShader);
+  write("klint.toml", "specialization = { SG = 32 }\n");
+  KlintRun run = klint({"k.comp", "l.comp"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("klint: error: l.comp: specialization 'SG' (klint.toml:1:20): no specialization constant "
+                         "'SG'; the kernel has none"),
+            std::string::npos)
+      << run.err;
+  KlintRun bad_size = klint({"--workgroup-size", "64,0", "k.comp"});
+  EXPECT_EQ(bad_size.exit_code, 2);
+  EXPECT_EQ(bad_size.err, "klint: error: --workgroup-size '64,0': a workgroup is at least 1 invocation in each axis\n");
+  KlintRun on_run = klint({"run", "--workgroup-size", "64", "k.comp"});
+  EXPECT_EQ(on_run.exit_code, 2);
+  EXPECT_NE(on_run.err.find("--workgroup-size applies to linting, not to a subcommand"), std::string::npos)
+      << on_run.err;
+}
+
 TEST_F(ConfigCli, ShowConfigPrintsTheSettingsOfAFile) {
   write("k.comp", kShader);
   write("klint.toml", "defines = [\"TILE=16\"]\n[severity]\nredundant-barrier = \"note\"\n");

@@ -239,6 +239,110 @@ defines = ["SOFTMAX_F16"]
   EXPECT_TRUE(settings("other.comp").variants.empty());
 }
 
+TEST_F(ConfigTest, SpecializationKeysAtTopLevelInOverridesAndVariants) {
+  write("klint.toml", R"(
+specialization = { BLOCK = 64, 1 = true, SCALE = "0.5 * 3" }
+workgroup-size = [64]
+[[overrides]]
+files = ["mul_mat*.comp"]
+specialization = { BLOCK = 128 }
+workgroup-size = [16, 16]
+subgroup-size-constant = "SUBGROUP_SIZE"
+[[overrides]]
+files = ["mul_mat_vec.comp"]
+subgroup-size-constant = 3
+[[variants]]
+files = ["mul_mat*.comp"]
+name = "wide"
+specialization = { BLOCK = 256 }
+workgroup-size = [256, 1, 1]
+)");
+  FileSettings plain = settings("softmax.comp");
+  using runner::Number;
+  const std::vector<SpecializationOption> top{
+      {{"BLOCK", Number{int64_t{64}}}, "specialization 'BLOCK' (klint.toml:2:20)"},
+      {{"1", Number{int64_t{1}}}, "specialization '1' (klint.toml:2:32)"},
+      {{"SCALE", Number{1.5}}, "specialization 'SCALE' (klint.toml:2:42)"}};
+  EXPECT_EQ(plain.specialization.constants, top);
+  EXPECT_EQ(plain.specialization.workgroup_size, (GivenWorkgroupSize{{64, 1, 1}, "workgroup-size (klint.toml:3:18)"}));
+  EXPECT_FALSE(plain.specialization.subgroup_size_constant);
+  EXPECT_TRUE(plain.variants.empty());
+
+  FileSettings mul_mat = settings("mul_mat_vec.comp");
+  // An override adds its constants after the top level's: the later BLOCK wins when applied.
+  ASSERT_EQ(mul_mat.specialization.constants.size(), 4u);
+  EXPECT_EQ(mul_mat.specialization.constants[3].origin, "specialization 'BLOCK' (klint.toml:6:20)");
+  EXPECT_EQ(mul_mat.specialization.workgroup_size->size, (std::array<uint32_t, 3>{16, 16, 1}));
+  EXPECT_EQ(mul_mat.specialization.subgroup_size_constant,
+            (SubgroupSizeConstant{"3", "subgroup-size-constant (klint.toml:11:26)"}));
+  ASSERT_EQ(mul_mat.variants.size(), 1u);
+  EXPECT_EQ(mul_mat.variants[0].specialization.constants,
+            (std::vector<SpecializationOption>{
+                {{"BLOCK", Number{int64_t{256}}}, "specialization 'BLOCK' (klint.toml:15:20)"}}));
+  EXPECT_EQ(mul_mat.variants[0].specialization.workgroup_size->size, (std::array<uint32_t, 3>{256, 1, 1}));
+}
+
+TEST_F(ConfigTest, AddSpecializationAppendsConstantsAndReplacesTheRest) {
+  Specialization to;
+  to.constants = {{{"A", runner::Number{int64_t{1}}}, "a"}};
+  to.workgroup_size = GivenWorkgroupSize{{8, 8, 1}, "first"};
+  Specialization more;
+  more.constants = {{{"A", runner::Number{int64_t{2}}}, "b"}};
+  more.subgroup_size_constant = SubgroupSizeConstant{"SG", "second"};
+  add_specialization(to, more);
+  ASSERT_EQ(to.constants.size(), 2u);
+  EXPECT_EQ(to.constants[1].origin, "b");
+  EXPECT_EQ(to.workgroup_size->origin, "first");  // kept: `more` gives none
+  EXPECT_EQ(to.subgroup_size_constant->key, "SG");
+  more.workgroup_size = GivenWorkgroupSize{{32, 1, 1}, "third"};
+  add_specialization(to, more);
+  EXPECT_EQ(to.workgroup_size->origin, "third");
+}
+
+TEST_F(ConfigTest, BadSpecializationKeysAreErrors) {
+  EXPECT_EQ(error_for("workgroup-size = [64, 0]\n"),
+            "klint.toml:1:23: 'workgroup-size' is 0 in y: a workgroup is at least 1 invocation in each axis");
+  EXPECT_EQ(error_for("workgroup-size = 64\n"),
+            "klint.toml:1:18: 'workgroup-size' must be an array of 1 to 3 integers, such as [64, 1, 1]");
+  EXPECT_EQ(error_for("workgroup-size = [1, 2, 3, 4]\n"),
+            "klint.toml:1:18: 'workgroup-size' must be an array of 1 to 3 integers, such as [64, 1, 1]");
+  EXPECT_EQ(error_for("workgroup-size = [\"64\"]\n"),
+            "klint.toml:1:19: 'workgroup-size' must be an array of 1 to 3 integers, such as [64, 1, 1]");
+  EXPECT_EQ(error_for("specialization = [1]\n"),
+            "klint.toml:1:18: 'specialization' must be a table: { name = a number, true, false or an expression }");
+  EXPECT_EQ(error_for("specialization = { A = [1] }\n"),
+            "klint.toml:1:24: the value of 'A' in 'specialization' must be a number, true, false or an expression");
+  EXPECT_EQ(error_for("specialization = { A = \"rows\" }\n"),
+            "klint.toml:1:25: in 'rows': unknown variable 'rows' (no variables are declared)");
+  EXPECT_EQ(error_for("specialization = { A = \"1 / 0\" }\n"), "klint.toml:1:24: division by zero in '1 / 0'");
+  EXPECT_EQ(error_for("subgroup-size-constant = \"\"\n"),
+            "klint.toml:1:26: 'subgroup-size-constant' must be a specialization constant's name or constant_id");
+  EXPECT_EQ(error_for("subgroup-size-constant = -1\n"),
+            "klint.toml:1:26: 'subgroup-size-constant' must be a specialization constant's name or constant_id");
+  EXPECT_EQ(error_for("[[variants]]\nfiles = [\"*.comp\"]\nname = \"a\"\nworkgroup-sise = [1]\n"),
+            "klint.toml:4:1: unknown key 'workgroup-sise' in [[variants]] (did you mean 'workgroup-size'?)");
+}
+
+TEST_F(ConfigTest, ShowConfigPrintsTheSpecialization) {
+  write("klint.toml", R"(
+specialization = { BLOCK = 64, 1 = true }
+[[overrides]]
+files = ["*.comp"]
+specialization = { BLOCK = 128 }
+workgroup-size = [16, 16]
+subgroup-size-constant = "SG"
+)");
+  std::ostringstream out;
+  print_effective_config(out, "a.comp", settings("a.comp"));
+  EXPECT_NE(out.str().find("specialization = { 1 = 1, BLOCK = 128 }\n"
+                           "#   specialization '1' (klint.toml:2:32)\n"
+                           "#   specialization 'BLOCK' (klint.toml:5:20)\n"
+                           "workgroup-size = [16, 16, 1]  # workgroup-size (klint.toml:6:18)\n"
+                           "subgroup-size-constant = \"SG\"  # subgroup-size-constant (klint.toml:7:26)\n"),
+            std::string::npos)
+      << out.str();
+}
+
 TEST_F(ConfigTest, TwoVariantsOfOneNameForOneFileAreAnError) {
   write("klint.toml",
         "[[variants]]\nfiles = [\"*.comp\"]\nname = \"a\"\n\n"
@@ -368,6 +472,9 @@ defines = ["A=1"]
                            defaults + R"(]
 target-env = "vulkan1.2"
 # entry-point: klint's default, "main"
+# specialization: none, the constants keep their defaults
+# workgroup-size: the kernel's own
+# subgroup-size-constant: none
 
 [severity]
 shared-memory-race = "note"
@@ -387,7 +494,7 @@ TEST_F(ConfigTest, KeyChangesWithEverySetting) {
   FileSettings same;
   same.config_path = "elsewhere/klint.toml";  // where a setting comes from does not change results
   EXPECT_EQ(base.key(), same.key());
-  std::vector<FileSettings> changed(9);
+  std::vector<FileSettings> changed(13);
   changed[0].select = Rules{rule("shared-memory-race")};
   changed[1].ignore = Rules{rule("shared-memory-race")};
   changed[2].severity[rule("shared-memory-race")] = Severity::Note;
@@ -397,6 +504,10 @@ TEST_F(ConfigTest, KeyChangesWithEverySetting) {
   changed[6].variants = {Variant{"f16", {{"F16", ""}}}};
   changed[7].targets = {"apple-m1"};
   changed[8].entry_point = "main";
+  changed[9].specialization.constants = {{{"BLOCK", runner::Number{int64_t{64}}}, "specialization 'BLOCK' (a:1:1)"}};
+  changed[10].specialization.workgroup_size = GivenWorkgroupSize{{64, 1, 1}, "workgroup-size (a:1:1)"};
+  changed[11].specialization.subgroup_size_constant = SubgroupSizeConstant{"SG", "subgroup-size-constant (a:1:1)"};
+  changed[12].variants = {Variant{"f16", {{"F16", ""}}, changed[10].specialization}};
   for (size_t i = 0; i < changed.size(); ++i) {
     EXPECT_NE(changed[i].key(), base.key()) << i;
     for (size_t j = 0; j < i; ++j) EXPECT_NE(changed[i].key(), changed[j].key()) << i << " " << j;

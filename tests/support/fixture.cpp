@@ -9,6 +9,8 @@
 #include <regex>
 #include <sstream>
 
+#include "driver/specialization.h"
+#include "driver/variants.h"
 #include "validate/targets.h"
 
 namespace klint::testing {
@@ -93,6 +95,17 @@ Fixture parse_fixture(const std::string& path, const std::string& text) {
             else fixture.errors.push_back(fmt::format("line {}: unknown target '{}'", number, name));
             begin = end + 1;
           }
+        } else if (word.starts_with("--specialization=") || word.starts_with("--workgroup-size=") ||
+                   word.starts_with("--subgroup-size-constant=")) {
+          // The command line's own reading of these options.
+          const size_t equals = word.find('=');
+          const std::string option = word.substr(0, equals), value = word.substr(equals + 1);
+          std::string error;
+          std::optional<Specialization> given = command_line_specialization(
+              option == "--specialization" ? std::vector<std::string>{value} : std::vector<std::string>{},
+              option == "--workgroup-size" ? value : "", option == "--subgroup-size-constant" ? value : "", &error);
+          if (given) add_specialization(fixture.options.specialization, *given);
+          else fixture.errors.push_back(fmt::format("line {}: {}", number, error));
         } else if (word.rfind("--target-env=", 0) == 0) {
           auto env = parse_target_env(word.substr(13));
           if (env) fixture.options.compile.target_env = *env;
@@ -206,7 +219,14 @@ std::vector<std::string> check_fixture(const Fixture& fixture) {
   auto language = language_for_path(fixture.path, false);
   if (!language) return {fmt::format("{}: not a shader klint lints", fixture.path)};
   SourceCache sources;
-  FileReport report = lint_file(InputFile{fixture.path, *language, true}, fixture.options, sources);
+  // Once, or once per subgroup width with --subgroup-size-constant, merged as the driver merges them.
+  std::vector<FileReport> reports;
+  std::vector<std::string> names;
+  for (const auto& [name, options] : subgroup_width_lints(fixture.options)) {
+    reports.push_back(lint_file(InputFile{fixture.path, *language, true}, options, sources));
+    names.push_back(name);
+  }
+  FileReport report = reports.size() == 1 ? std::move(reports.front()) : merge_variants(std::move(reports), names);
   // The fixture judges what linting found; the driver's additions to a finding play no part.
   std::vector<std::string> problems =
       match_fixture(fixture, std::vector<Diagnostic>(report.diagnostics.begin(), report.diagnostics.end()));

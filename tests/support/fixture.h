@@ -8,6 +8,10 @@
 // diagnostic. A fixture may set options on a line of its own:
 //   // fixture-options: --max-shared-memory=16384 -DTILE=32 --target-env=vulkan1.1
 //   // fixture-options: --target=apple-m1,nvidia-ampere
+//   // fixture-options: --workgroup-size=64 --specialization=BLOCK=32,1=true
+//   // fixture-options: --subgroup-size-constant=SUBGROUP_SIZE
+// (those three read by the command line's own parser; with a subgroup-size
+// constant the fixture is linted once per width and the findings merged).
 //
 // Notes, the finding's explanation, are pinned the same way:
 //   // expect-note: "substring"           a note on this line
