@@ -46,7 +46,9 @@ CollisionFinder::CollisionFinder(const Module& module, const ir::Function& funct
   const auto& size = values_.workgroup_size();
   uint64_t count = values_.invocations();
   if (count > kMaxInvocations) return;
-  uint32_t subgroup = static_cast<uint32_t>(std::min<uint64_t>(kSubgroupSize, count));
+  // The lint's subgroup width where it has one (--subgroup-size-constant), else 32.
+  const uint32_t width = module.subgroup_size() ? module.subgroup_size() : kSubgroupSize;
+  uint32_t subgroup = static_cast<uint32_t>(std::min<uint64_t>(width, count));
   for (uint32_t index = 0; index < count; ++index) {
     Assignment assignment;
     uint32_t x = static_cast<uint32_t>(index % size[0]);
