@@ -222,19 +222,33 @@ int Evaluator::definition_node(uint32_t id, uint32_t component, int depth) {
   };
   // The same component of a componentwise operand; a scalar stays a scalar.
   auto same = [&](uint32_t operand_id) { return vector_width(operand_id) ? component : kScalar; };
+  // A whole vector is no one value.
+  if ((component == kScalar) != (vector_width(id) == 0)) return made(fail_node(leaf));
   switch (op) {
     case Op::OpConstantTrue: case Op::OpSpecConstantTrue: return made(constant_node(1));
     case Op::OpConstantFalse: case Op::OpSpecConstantFalse: return made(constant_node(0));
     case Op::OpConstantNull: return made(constant_node(0));
     case Op::OpLoad: {
       const ir::Instruction* variable = module.def(def->word(2));
+      if (component == kScalar && variable && variable->opcode() == Op::OpAccessChain &&
+          variable->operands().size() == 4) {
+        // A component of a vector variable written once, whole (HLSL's
+        // entry point copies SV_GroupThreadID into one).
+        auto index = module.constant_value(variable->word(3));
+        auto stored = values_.stored_value(variable->word(2));
+        if (!index || !stored || *index >= vector_width(*stored)) return made(fail_node(leaf));
+        node.forward = true;
+        operand(*stored, static_cast<uint32_t>(*index));
+        break;
+      }
       if (component == kScalar || !variable || variable->opcode() != Op::OpVariable) return made(fail_node(leaf));
+      if (!vector_width(id)) return made(fail_node(leaf));
       if (auto builtin = module.builtin(variable->result_id())) {
         auto form = component < 3 ? values_.builtin_value(*builtin, component) : std::nullopt;
         return made(form ? polynomial_node(*form, depth + 1) : fail_node(leaf));
       }
       auto stored = values_.stored_value(variable->result_id());
-      if (!stored) return made(fail_node(leaf));
+      if (!stored || vector_width(*stored) != vector_width(id)) return made(fail_node(leaf));
       node.forward = true;
       operand(*stored, component);
       break;
@@ -265,7 +279,7 @@ int Evaluator::definition_node(uint32_t id, uint32_t component, int depth) {
     }
     case Op::OpCompositeConstruct: case Op::OpConstantComposite: case Op::OpSpecConstantComposite: {
       // The constituent that holds the component: a scalar, or a part of a vector.
-      if (component == kScalar) return made(fail_node(leaf));
+      if (component == kScalar || !vector_width(id)) return made(fail_node(leaf));
       uint32_t at = 0;
       for (size_t w = 2; w < words; ++w) {
         uint32_t width = std::max<uint32_t>(vector_width(def->word(w)), 1);
@@ -307,6 +321,12 @@ int Evaluator::definition_node(uint32_t id, uint32_t component, int depth) {
     }
     case Op::OpLogicalNot:
       operand(def->word(2), component);
+      break;
+    case Op::OpGroupNonUniformElect:
+      // The first active lane: lane 0 when all are active.
+      if (component != kScalar) return made(fail_node(leaf));
+      node.operands[0] = polynomial_node(Polynomial::symbol({Symbol::Kind::SubgroupLane}), depth + 1);
+      node.arity = 1;
       break;
     default:
       if (words == 4 && (MachineInt::computes(op) || is_comparison(op) || is_logical(op))) {
@@ -409,6 +429,7 @@ std::optional<int64_t> apply(const ir::Instruction& def, bool forward, const Mac
   }
   switch (op) {
     case Op::OpLogicalNot: return *v[0] == 0 ? 1 : 0;
+    case Op::OpGroupNonUniformElect: return *v[0] == 0 ? 1 : 0;
     case Op::OpLogicalEqual: return (*v[0] != 0) == (*v[1] != 0) ? 1 : 0;
     case Op::OpLogicalNotEqual: return (*v[0] != 0) != (*v[1] != 0) ? 1 : 0;
     case Op::OpBitFieldUExtract: case Op::OpBitFieldSExtract:

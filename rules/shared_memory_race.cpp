@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -83,6 +84,38 @@ void main() {
 )md",
 };
 
+// ", when n = 64" for the values klint chose for what the guards read.
+std::string chosen_text(const Module& module, const ir::Function& function, const Collision& collision) {
+  std::string text;
+  for (const auto& [symbol, value] : collision.chosen) {
+    text += fmt::format("{}{} = {}", text.empty() ? ", when " : " and ", module.symbolic(function).describe(symbol), value);
+  }
+  return text;
+}
+
+// A note at each condition klint could not evaluate and took to hold (or
+// fail) for an invocation of the pair: the finding rests on it.
+void note_assumed(const Module& module, DiagnosticBuilder& builder, const Collision& collision,
+                  const std::string& first, const std::string& second) {
+  std::vector<std::pair<AssumedCondition, std::string>> notes;
+  for (const auto& [invocation, text] : {std::pair{&collision.first, &first}, std::pair{&collision.second, &second}}) {
+    for (const AssumedCondition& condition : invocation->assumed) {
+      auto same = std::find_if(notes.begin(), notes.end(), [&](const auto& note) { return note.first == condition; });
+      if (same == notes.end()) {
+        notes.emplace_back(condition, "invocation " + *text);
+      } else if (same->second != "invocation " + *text) {
+        same->second = fmt::format("invocations {} and {}", first, second);
+      }
+    }
+  }
+  for (const auto& [condition, who] : notes) {
+    const ir::Instruction* def = module.def(condition.condition);
+    if (!def) continue;
+    builder.note(module.location(*def), fmt::format("klint cannot evaluate this condition and takes it to be {} for {}",
+                                                    condition.holds ? "true" : "false", who));
+  }
+}
+
 bool writes(const MemoryAccess& access) {
   return access.kind == MemoryAccess::Kind::Write || access.kind == MemoryAccess::Kind::Atomic;
 }
@@ -132,8 +165,8 @@ class SharedMemoryRace final : public Rule {
         // find() takes the accesses in the order they run when one follows the other.
         bool swapped = &at == &b;
         std::optional<Collision> collision =
-            swapped ? finder.find(other, at, pair.independent, pair.a_limits, pair.b_limits)
-                    : finder.find(at, other, pair.independent, pair.a_limits, pair.b_limits);
+            swapped ? finder.find(other, at, pair.independent, pair.a_limits, pair.b_limits, UnknownGuards::HoldForOne)
+                    : finder.find(at, other, pair.independent, pair.a_limits, pair.b_limits, UnknownGuards::HoldForOne);
         if (collision && swapped) std::swap(collision->first, collision->second);
         if (!collision) continue;
         Location location = module.nearest_location(*at.instruction);
@@ -162,12 +195,14 @@ class SharedMemoryRace final : public Rule {
       message = fmt::format("data race on '{}': invocation {} {} {} while invocation {} {} it, with no barrier between",
                             variable, first, verb(at, false), element, second, verb(other, false));
     }
+    message += chosen_text(module, *entry.function, collision);
     auto builder = report.at(*at.instruction, message);
     if (at.instruction != other.instruction) {
       builder.note(*other.instruction, fmt::format("invocation {} {} {} here{}", second, verb(other, false),
                                                    element_text(module, other.variable, collision.second.offset),
                                                    iteration_text(module, collision)));
     }
+    note_assumed(module, builder, collision, first, second);
     builder.fix_title("separate the accesses with barrier(), or give each invocation its own element");
   }
 };
