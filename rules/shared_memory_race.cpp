@@ -75,8 +75,19 @@ void main() {
   read from a buffer, a loop bound from a push constant that the index
   depends on) are not reported: klint reports a race only with a concrete
   pair of invocations.
-- Conditions klint cannot evaluate (`if (tid < n)` with `n` from a push
-  constant) are taken to hold for some invocations.
+- Guards are evaluated on each invocation, bit-field extracts and inserts,
+  shifts, masks, `all()`/`any()` of vector comparisons and the `else` of
+  each included. A value the same across the workgroup that klint cannot see
+  (`n` in `if (tid < n)`, from a push constant or a buffer) is tried at a
+  few values (the workgroup size, 0, 1, half of it, one less) and the finding
+  names the one it took (`when n = 64`); `if (tid == pc.first)` thus admits
+  one writer, whatever `first` is.
+- A condition klint cannot evaluate and that differs between invocations
+  (`if (data[tid] > 0)`, `if (atomicAdd(count, 1u) + 1u == total)`) is not
+  taken to hold for two invocations at once: two writes under it are not
+  reported, since klint cannot show that two invocations pass it. It may
+  hold for one: a write under it still races with a read that every
+  invocation makes, and a note names the condition klint took to hold.
 - Subgroups are taken as 32 invocations wide in local-index order; the
   collision rarely depends on it.
 - A memory barrier alone (`memoryBarrierShared()`) between the accesses is
