@@ -35,6 +35,12 @@ struct CollisionFinder::State {
   // for the same accesses.
   using RunsKey = std::tuple<const ir::Instruction*, uint32_t, std::map<Polynomial::Monomial, int64_t>, Assignment>;
   mutable std::map<RunsKey, std::shared_ptr<const std::vector<Run>>> runs;
+  // reads_filtered() by the condition (0 for none) or polynomial, and the
+  // values of what it reads beyond the invocation ids.
+  using ExpressionId = std::pair<uint32_t, std::map<Polynomial::Monomial, int64_t>>;
+  using ColumnKey = std::pair<ExpressionId, Assignment>;
+  mutable std::map<ColumnKey, std::shared_ptr<const Column>> columns_by_values;
+  mutable std::map<ExpressionId, std::vector<Symbol>> reads;
   // find() by its arguments: the race and redundant-barrier rules ask about
   // the same pairs of accesses.
   // Accesses by their index in Accesses::all(); a copy made elsewhere is not cached.
@@ -211,9 +217,68 @@ std::shared_ptr<const std::vector<CollisionFinder::Run>> CollisionFinder::runs(c
   return result;
 }
 
+std::vector<CollisionFinder::Run> CollisionFinder::evaluate_runs(const MemoryAccess& access,
+                                                                 const Assignment& values) const {
+  const size_t count = state_->invocations.size();
+  std::vector<Run> result(count);
+  // A workgroup of no invocations (LocalSize 0, which spirv-val lets through)
+  // accesses nothing.
+  if (count == 0) return result;
+  const auto& guards = accesses_.guards(access.block);
+  std::vector<uint8_t> runs(count, 1);
+  for (size_t k = 0; k < guards.size(); ++k) {
+    // A guard that picks one lane of each subgroup is find()'s to judge.
+    if (guards[k].same_in_subgroup) continue;
+    std::shared_ptr<const std::vector<int8_t>> admitted = guard_admits(guards[k], values);
+    for (size_t i = 0; i < count; ++i) {
+      if (!runs[i]) continue;
+      if ((*admitted)[i] < 0) {
+        result[i].unknown = true;
+        if (k < 64) result[i].assumed |= uint64_t{1} << k;
+      } else if ((*admitted)[i] == 0) {
+        runs[i] = 0;
+      }
+    }
+  }
+  std::shared_ptr<const Column> offsets = reads_filtered(*access.offset, 0, values);
+  for (size_t i = 0; i < count; ++i) {
+    if (runs[i] && offsets->known[i]) result[i].offset = offsets->values[i];
+  }
+  return result;
+}
+
+// evaluate_column, remembered by the expression and the values it reads:
+// the guards of nested blocks repeat those of the blocks around them, and
+// an offset or a guard reads few of the values given (a loop's counter, a
+// value tried for another access's guard).
+std::shared_ptr<const CollisionFinder::Column> CollisionFinder::reads_filtered(const Polynomial& polynomial,
+                                                                               uint32_t condition,
+                                                                               const Assignment& values) const {
+  State::ExpressionId id{condition, polynomial.terms()};
+  auto [reads, first] = state_->reads.try_emplace(id);
+  if (first) {
+    std::vector<Symbol> ids;
+    for (const auto& [symbol, value] : state_->invocations.front()) ids.push_back(symbol);
+    Evaluator evaluator(values_, std::move(ids));
+    reads->second = evaluator.unassigned(condition ? evaluator.add_condition(condition) : evaluator.add(polynomial));
+  }
+  Assignment read;
+  for (Symbol symbol : reads->second) {
+    if (auto it = values.find(symbol); it != values.end()) read.insert(*it);
+  }
+  State::ColumnKey key{std::move(id), read};
+  if (auto found = state_->columns_by_values.find(key); found != state_->columns_by_values.end()) return found->second;
+  auto column = std::make_shared<const Column>(evaluate_column(condition ? nullptr : &polynomial, condition, read));
+  // Bounded, as runs() is.
+  if (state_->columns_by_values.size() >= kMaxCachedOffsets) state_->columns_by_values.clear();
+  state_->columns_by_values.emplace(std::move(key), column);
+  return column;
+}
+
 namespace {
 
-// Whether a guard, its handle evaluated to `value`, lets the invocation run.
+// Whether a guard, its expression or condition evaluated to `value`, lets
+// the invocation run.
 bool admits(const Constraint& guard, int64_t value) {
   if (!guard.stated) return (value != 0) == guard.holds;
   return guard.equality ? value == 0 : value >= 0;
@@ -221,13 +286,21 @@ bool admits(const Constraint& guard, int64_t value) {
 
 }  // namespace
 
-std::vector<CollisionFinder::Run> CollisionFinder::evaluate_runs(const MemoryAccess& access,
-                                                                 const Assignment& values) const {
-  std::vector<Run> result(state_->invocations.size());
-  // A workgroup of no invocations (LocalSize 0, which spirv-val lets through)
-  // accesses nothing.
-  if (state_->invocations.empty()) return result;
-  const auto& guards = accesses_.guards(access.block);
+std::shared_ptr<const std::vector<int8_t>> CollisionFinder::guard_admits(const Constraint& guard,
+                                                                          const Assignment& values) const {
+  std::shared_ptr<const Column> column =
+      guard.stated ? reads_filtered(guard.expression, 0, values) : reads_filtered(Polynomial(), guard.condition, values);
+  auto admitted = std::make_shared<std::vector<int8_t>>(column->values.size());
+  for (size_t i = 0; i < admitted->size(); ++i) {
+    (*admitted)[i] = !column->known[i] ? -1 : admits(guard, column->values[i]) ? 1 : 0;
+  }
+  return admitted;
+}
+
+CollisionFinder::Column CollisionFinder::evaluate_column(const Polynomial* polynomial, uint32_t condition,
+                                                         const Assignment& values) const {
+  const size_t count = state_->invocations.size();
+  Column column;
   // One assignment, its invocation ids overwritten in place for each invocation.
   Assignment assignment = state_->invocations.front();
   for (const auto& [symbol, value] : values) assignment[symbol] = value;
@@ -242,23 +315,8 @@ std::vector<CollisionFinder::Run> CollisionFinder::evaluate_runs(const MemoryAcc
     slots.push_back(value);
   }
   Evaluator evaluator(values_, std::move(symbols));
-  // (handle, guard index); a guard that picks one lane of each subgroup is
-  // find()'s to judge.
-  std::vector<std::pair<size_t, size_t>> checks;
-  for (size_t k = 0; k < guards.size(); ++k) {
-    const Constraint& guard = guards[k];
-    if (guard.same_in_subgroup) continue;
-    checks.emplace_back(guard.stated ? evaluator.add(guard.expression) : evaluator.add_condition(guard.condition), k);
-  }
-  size_t offset = evaluator.add(*access.offset);
-  bool prepared = evaluator.prepare(offset);
-  for (const auto& [check, k] : checks) prepared = prepared && evaluator.prepare(check);
-  auto unknown = [](Run& run, size_t k) {
-    run.unknown = true;
-    if (k < 64) run.assumed |= uint64_t{1} << k;
-  };
-  const size_t count = state_->invocations.size();
-  if (prepared) {
+  size_t handle = polynomial ? evaluator.add(*polynomial) : evaluator.add_condition(condition);
+  if (evaluator.prepare(handle)) {
     // Every invocation at once: the same values, a loop over each node.
     std::vector<std::vector<int64_t>> constants;
     std::vector<const int64_t*> columns;
@@ -275,25 +333,11 @@ std::vector<CollisionFinder::Run> CollisionFinder::evaluate_runs(const MemoryAcc
     for (size_t slot = 0, c = 0; slot < columns.size(); ++slot) {
       if (!columns[slot]) columns[slot] = constants[c++].data();
     }
-    std::vector<uint8_t> runs(count, 1), known;
-    std::vector<int64_t> evaluated;
-    for (const auto& [check, k] : checks) {
-      evaluator.evaluate_all(check, columns, count, evaluated, known);
-      for (size_t i = 0; i < count; ++i) {
-        if (!runs[i]) continue;
-        if (!known[i]) {
-          unknown(result[i], k);
-        } else if (!admits(guards[k], evaluated[i])) {
-          runs[i] = 0;
-        }
-      }
-    }
-    evaluator.evaluate_all(offset, columns, count, evaluated, known);
-    for (size_t i = 0; i < count; ++i) {
-      if (runs[i] && known[i]) result[i].offset = evaluated[i];
-    }
-    return result;
+    evaluator.evaluate_all(handle, columns, count, column.values, column.known);
+    return column;
   }
+  column.values.assign(count, 0);
+  column.known.assign(count, 0);
   for (size_t index = 0; index < count; ++index) {
     const Assignment& invocation = state_->invocations[index];
     auto source = invocation.begin();
@@ -301,19 +345,19 @@ std::vector<CollisionFinder::Run> CollisionFinder::evaluate_runs(const MemoryAcc
       while (source->first < symbol) ++source;  // both in symbol order
       slots[slot] = source->second;
     }
-    bool runs = true;
-    for (const auto& [check, k] : checks) {
-      std::optional<int64_t> value = evaluator.evaluate(check, slots);
-      if (!value) {
-        unknown(result[index], k);
-      } else if (!admits(guards[k], *value)) {
-        runs = false;
-        break;
-      }
+    if (std::optional<int64_t> value = evaluator.evaluate(handle, slots)) {
+      column.values[index] = *value;
+      column.known[index] = 1;
     }
-    if (runs) result[index].offset = evaluator.evaluate(offset, slots);
   }
-  return result;
+  return column;
+}
+
+// Whether the guard's value may differ between invocations.
+bool CollisionFinder::differs(const Constraint& guard) const {
+  if (!guard.stated) return values_.per_invocation({Symbol::Kind::Value, guard.condition});
+  const std::vector<Symbol> symbols = guard.expression.symbols();
+  return std::any_of(symbols.begin(), symbols.end(), [&](Symbol s) { return values_.per_invocation(s); });
 }
 
 const CollisionFinder::GuardSymbols& CollisionFinder::guard_symbols(uint32_t block) const {
@@ -326,10 +370,13 @@ const CollisionFinder::GuardSymbols& CollisionFinder::guard_symbols(uint32_t blo
   for (const Constraint& guard : accesses_.guards(block)) {
     if (guard.same_in_subgroup) continue;
     size_t handle = guard.stated ? evaluator.add(guard.expression) : evaluator.add_condition(guard.condition);
+    // A guard the same for the whole workgroup runs all invocations or none:
+    // values tried for what it reads would tell no invocation from another.
+    const bool tried = differs(guard);
     for (Symbol symbol : evaluator.unassigned(handle)) {
       if (symbol.kind == Symbol::Kind::Induction) {
         if (iteration_values(symbol.id)) inductions.insert(symbol);
-      } else if (!values_.per_invocation(symbol) && !candidates(symbol).empty()) {
+      } else if (tried && !values_.per_invocation(symbol) && !candidates(symbol).empty()) {
         uniform.insert(symbol);
       }
     }
@@ -499,12 +546,6 @@ std::optional<Collision> CollisionFinder::find_uncached(const MemoryAccess& a, c
   // a's guard k is b's guard l.
   const auto& guards_a = accesses_.guards(a.block);
   const auto& guards_b = accesses_.guards(b.block);
-  // A guard whose value may differ between invocations.
-  auto differs = [&](const Constraint& guard) {
-    if (!guard.stated) return values_.per_invocation({Symbol::Kind::Value, guard.condition});
-    const std::vector<Symbol> symbols = guard.expression.symbols();
-    return std::any_of(symbols.begin(), symbols.end(), [&](Symbol s) { return values_.per_invocation(s); });
-  };
   std::vector<uint64_t> conflicts(std::min<size_t>(guards_a.size(), 64), 0);
   if (unknown == UnknownGuards::HoldForOne) {
     for (size_t k = 0; k < conflicts.size(); ++k) {
@@ -546,9 +587,15 @@ std::optional<Collision> CollisionFinder::find_uncached(const MemoryAccess& a, c
   side_b.offset = enumerated_b;
   for (const Assignment& chosen : choices) {
     for (const auto& [loop_a, loop_b] : combinations) {
+      // Each side with the values its guards read: the same evaluation
+      // serves every choice for the other side's.
       Assignment values_a = loop_a, values_b = loop_b;
-      values_a.insert(chosen.begin(), chosen.end());
-      values_b.insert(chosen.begin(), chosen.end());
+      for (const auto& [symbol, value] : chosen) {
+        for (auto [access, values] : {std::pair{&a, &values_a}, std::pair{&b, &values_b}}) {
+          const std::vector<Symbol>& read = guard_symbols(access->block).uniform;
+          if (std::find(read.begin(), read.end(), symbol) != read.end()) (*values)[symbol] = value;
+        }
+      }
       std::shared_ptr<const std::vector<Run>> runs_a = runs(side_a, values_a);
       std::shared_ptr<const std::vector<Run>> runs_b = runs(side_b, values_b);
       std::vector<std::pair<int64_t, uint32_t>> sorted;

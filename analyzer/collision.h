@@ -119,7 +119,20 @@ class CollisionFinder {
                                          const IterationLimits& b_limits, UnknownGuards unknown) const;
   std::shared_ptr<const std::vector<Run>> runs(const MemoryAccess& access, const Assignment& values) const;
   std::vector<Run> evaluate_runs(const MemoryAccess& access, const Assignment& values) const;
+  // For each invocation: 1 where the guard lets it run, 0 where not, -1
+  // where klint cannot tell.
+  std::shared_ptr<const std::vector<int8_t>> guard_admits(const Constraint& guard, const Assignment& values) const;
+  // A polynomial, or the boolean `condition` when there is none, at every
+  // invocation, `values` giving other symbols: its values, and whether known.
+  struct Column {
+    std::vector<int64_t> values;
+    std::vector<uint8_t> known;
+  };
+  Column evaluate_column(const Polynomial* polynomial, uint32_t condition, const Assignment& values) const;
+  std::shared_ptr<const Column> reads_filtered(const Polynomial& polynomial, uint32_t condition,
+                                               const Assignment& values) const;
   const GuardSymbols& guard_symbols(uint32_t block) const;
+  bool differs(const Constraint& guard) const;
   std::vector<int64_t> candidates(Symbol symbol) const;
 
   struct State;

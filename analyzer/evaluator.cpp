@@ -364,6 +364,10 @@ int Evaluator::resolve(int index, size_t k, Lookup lookup) {
 }
 
 std::optional<int64_t> Evaluator::evaluate(size_t handle, std::span<const int64_t> slots) {
+  if (++stamp_ == 0) {
+    std::fill(stamps_.begin(), stamps_.end(), 0);
+    stamp_ = 1;
+  }
   return evaluate_node(static_cast<int>(handle), slots);
 }
 
@@ -449,6 +453,19 @@ std::optional<int64_t> apply(const ir::Instruction& def, bool forward, const Mac
 }  // namespace
 
 std::optional<int64_t> Evaluator::evaluate_definition(int index, std::span<const int64_t> slots) {
+  const auto at = static_cast<size_t>(index);
+  if (at < stamps_.size() && stamps_[at] == stamp_) return memo_[at];
+  std::optional<int64_t> value = compute_definition(index, slots);
+  if (stamps_.size() <= at) {
+    stamps_.resize(nodes_.size(), 0);
+    memo_.resize(nodes_.size());
+  }
+  stamps_[at] = stamp_;
+  memo_[at] = value;
+  return value;
+}
+
+std::optional<int64_t> Evaluator::compute_definition(int index, std::span<const int64_t> slots) {
   // Operands are looked up and evaluated in order; for arithmetic the first
   // unknown one ends it, as evaluate would, before the next is looked up.
   const Op op = nodes_[static_cast<size_t>(index)].def->opcode();
@@ -531,32 +548,56 @@ std::vector<Symbol> Evaluator::unassigned(size_t handle) {
 
 void Evaluator::evaluate_all(size_t handle, std::span<const int64_t* const> columns, size_t count,
                              std::vector<int64_t>& values, std::vector<uint8_t>& known) {
+  if (count != memo_count_ || !std::equal(columns.begin(), columns.end(), memo_columns_.begin(), memo_columns_.end())) {
+    memo_columns_.assign(columns.begin(), columns.end());
+    memo_count_ = count;
+    memo_all_done_.assign(nodes_.size(), 0);
+    memo_all_values_.assign(nodes_.size(), {});
+    memo_all_known_.assign(nodes_.size(), {});
+  }
   evaluate_node_all(static_cast<int>(handle), columns, count, values, known);
 }
 
-void Evaluator::evaluate_node_all(int index, std::span<const int64_t* const> columns, size_t count,
+// Returns whether the node has one value (or is unknown) in every
+// assignment: what reads only such nodes is computed once.
+bool Evaluator::evaluate_node_all(int index, std::span<const int64_t* const> columns, size_t count,
                                   std::vector<int64_t>& values, std::vector<uint8_t>& known) {
   const Node node = nodes_[static_cast<size_t>(index)];
   values.assign(count, 0);
   known.assign(count, 0);
   switch (node.kind) {
-    case Node::Kind::Fail: return;
-    case Node::Kind::Slot:
-      std::copy(columns[node.first], columns[node.first] + count, values.begin());
+    case Node::Kind::Fail: return true;
+    case Node::Kind::Slot: {
+      const int64_t* column = columns[node.first];
+      std::copy(column, column + count, values.begin());
       known.assign(count, 1);
-      return;
+      return std::all_of(column, column + count, [&](int64_t v) { return v == column[0]; });
+    }
     case Node::Kind::Constant:
       values.assign(count, node.constant);
       known.assign(count, 1);
-      return;
+      return true;
     case Node::Kind::Definition: {
+      const auto at = static_cast<size_t>(index);
+      if (memo_all_done_.size() < nodes_.size()) {
+        memo_all_done_.resize(nodes_.size(), 0);
+        memo_all_values_.resize(nodes_.size());
+        memo_all_known_.resize(nodes_.size());
+      }
+      if (memo_all_done_[at]) {
+        values = memo_all_values_[at];
+        known = memo_all_known_[at];
+        return memo_all_done_[at] == 2;
+      }
+      if (node.forward) return evaluate_node_all(node.operands[0], columns, count, values, known);
       std::vector<int64_t> operand_values[4];
       std::vector<uint8_t> operand_known[4];
+      bool same = true;
       for (size_t k = 0; k < node.arity; ++k) {
-        evaluate_node_all(node.operands[k], columns, count, operand_values[k], operand_known[k]);
+        same = evaluate_node_all(node.operands[k], columns, count, operand_values[k], operand_known[k]) && same;
       }
       std::optional<int64_t> operands[4];
-      for (size_t i = 0; i < count; ++i) {
+      for (size_t i = 0; i < (same ? std::min<size_t>(count, 1) : count); ++i) {
         for (size_t k = 0; k < node.arity; ++k) {
           operands[k] = operand_known[k][i] ? std::optional<int64_t>(operand_values[k][i]) : std::nullopt;
         }
@@ -566,10 +607,18 @@ void Evaluator::evaluate_node_all(int index, std::span<const int64_t* const> col
           known[i] = 1;
         }
       }
-      return;
+      if (same && count > 1) {
+        std::fill(values.begin() + 1, values.end(), values[0]);
+        std::fill(known.begin() + 1, known.end(), known[0]);
+      }
+      memo_all_done_[at] = same ? 2 : 1;
+      memo_all_values_[at] = values;
+      memo_all_known_[at] = known;
+      return same;
     }
     case Node::Kind::Polynomial: break;
   }
+  bool same = true;
   known.assign(count, 1);
   std::vector<int64_t> product(count), factor;
   std::vector<uint8_t> factor_known;
@@ -581,8 +630,9 @@ void Evaluator::evaluate_node_all(int index, std::span<const int64_t* const> col
       const int64_t* column = nullptr;
       if (child.kind == Node::Kind::Slot) {
         column = columns[child.first];
+        same = same && std::all_of(column, column + count, [&](int64_t v) { return v == column[0]; });
       } else {
-        evaluate_node_all(factors_[f], columns, count, factor, factor_known);
+        same = evaluate_node_all(factors_[f], columns, count, factor, factor_known) && same;
         column = factor.data();
         for (size_t i = 0; i < count; ++i) known[i] &= factor_known[i];
       }
@@ -605,6 +655,7 @@ void Evaluator::evaluate_node_all(int index, std::span<const int64_t* const> col
   for (size_t i = 0; i < count; ++i) {
     if (!known[i]) values[i] = 0;
   }
+  return same;
 }
 
 }  // namespace klint

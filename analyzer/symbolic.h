@@ -146,7 +146,9 @@ class Evaluator {
   bool prepare(size_t handle);
   // What evaluate() gives for `count` assignments at once: columns[k][i] is
   // assigned[k] in assignment i; known[i] is 0 where evaluate() would give
-  // nullopt. Only after prepare(handle) returned true.
+  // nullopt. Only after prepare(handle) returned true. Calls with the same
+  // columns (pointers and count) share what they computed: the arrays must
+  // not change between them.
   void evaluate_all(size_t handle, std::span<const int64_t* const> columns, size_t count,
                     std::vector<int64_t>& values, std::vector<uint8_t>& known);
 
@@ -169,8 +171,9 @@ class Evaluator {
   int fail_node(std::optional<Symbol> leaf);
   std::optional<int64_t> evaluate_node(int node, std::span<const int64_t> slots);
   std::optional<int64_t> evaluate_definition(int node, std::span<const int64_t> slots);
+  std::optional<int64_t> compute_definition(int node, std::span<const int64_t> slots);
   bool prepare_node(int node);
-  void evaluate_node_all(int node, std::span<const int64_t* const> columns, size_t count,
+  bool evaluate_node_all(int node, std::span<const int64_t* const> columns, size_t count,
                          std::vector<int64_t>& values, std::vector<uint8_t>& known);
 
   const SymbolicValues& values_;
@@ -184,6 +187,17 @@ class Evaluator {
   std::vector<uint8_t> prepared_;  // by node
   std::map<std::optional<Symbol>, int> fails_;  // by what is unknown
   std::map<int64_t, int> constants_;
+  // What evaluate() computed of each definition node in this call (when
+  // `stamps_` holds the call's number), and what evaluate_all() computed for
+  // the columns it was last given: a value many others read is computed once.
+  std::vector<uint32_t> stamps_;
+  std::vector<std::optional<int64_t>> memo_;
+  uint32_t stamp_ = 0;
+  std::vector<const int64_t*> memo_columns_;
+  size_t memo_count_ = 0;
+  std::vector<uint8_t> memo_all_done_;
+  std::vector<std::vector<int64_t>> memo_all_values_;
+  std::vector<std::vector<uint8_t>> memo_all_known_;
 };
 
 class SymbolicValues {
