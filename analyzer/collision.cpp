@@ -262,9 +262,13 @@ std::shared_ptr<const CollisionFinder::Column> CollisionFinder::reads_filtered(c
     Evaluator evaluator(values_, std::move(ids));
     reads->second = evaluator.unassigned(condition ? evaluator.add_condition(condition) : evaluator.add(polynomial));
   }
+  // A value given for an invocation id pins it, read or not.
   Assignment read;
-  for (Symbol symbol : reads->second) {
-    if (auto it = values.find(symbol); it != values.end()) read.insert(*it);
+  for (const auto& [symbol, value] : values) {
+    if (state_->invocations.front().count(symbol) ||
+        std::binary_search(reads->second.begin(), reads->second.end(), symbol)) {
+      read.emplace(symbol, value);
+    }
   }
   State::ColumnKey key{std::move(id), read};
   if (auto found = state_->columns_by_values.find(key); found != state_->columns_by_values.end()) return found->second;
@@ -539,7 +543,7 @@ std::optional<Collision> CollisionFinder::find_uncached(const MemoryAccess& a, c
       choices = std::move(next);
     }
   }
-  if (choices.size() * combinations.size() > kMaxCombinations) choices.resize(1);  // all unknown
+  if (choices.size() * combinations.size() > kMaxCombinations) choices = {Assignment{}};  // all unknown
 
   // Under HoldForOne, an unknown guard the two sides share, that differs
   // between invocations, may not hold for both: conflicts[k] has bit l when

@@ -1,7 +1,7 @@
 // HLSL: the thread a constant buffer names writes; so does the thread that
 // draws the last ticket from a groupshared counter.
 RWStructuredBuffer<uint> data : register(u0);
-cbuffer Params : register(b0) { uint first; uint total; };
+cbuffer Params : register(b1) { uint first; uint total; };
 groupshared uint picked;
 groupshared uint tickets;
 groupshared uint last;
