@@ -18,6 +18,15 @@ constexpr size_t kMaxCachedOffsets = 4096;
 // Values the same across the workgroup that find() tries at a few values.
 constexpr size_t kMaxChosen = 2;
 
+// Whether two guards say the same of every invocation: one polynomial
+// constraint, whichever comparison stated it (two `if (ticket == last)`
+// compare twice), or one condition taken the same way.
+bool same_fact(const Constraint& a, const Constraint& b) {
+  if (a.stated != b.stated || a.same_in_subgroup != b.same_in_subgroup) return false;
+  if (a.stated) return a.equality == b.equality && a.expression == b.expression;
+  return a.condition == b.condition && a.holds == b.holds;
+}
+
 bool is_invocation_symbol(Symbol symbol) {
   return symbol.kind == Symbol::Kind::LocalId || symbol.kind == Symbol::Kind::SubgroupLane ||
          symbol.kind == Symbol::Kind::SubgroupId;
@@ -556,7 +565,7 @@ std::optional<Collision> CollisionFinder::find_uncached(const MemoryAccess& a, c
       const Constraint& guard = guards_a[k];
       if (!differs(guard) || varies_at(guard.condition)) continue;
       for (size_t l = 0; l < std::min<size_t>(guards_b.size(), 64); ++l) {
-        if (guards_b[l] == guard) conflicts[k] |= uint64_t{1} << l;
+        if (same_fact(guards_b[l], guard)) conflicts[k] |= uint64_t{1} << l;
       }
     }
   }
