@@ -233,53 +233,118 @@ void Accesses::compute_guards() {
   }
 }
 
+namespace {
+
+// `a op b` (or its negation, when not `holds`) as a polynomial constraint,
+// where one states it: orderings either way, equality when it holds.
+std::optional<std::pair<Polynomial, bool>> comparison(Op op, const Polynomial& a, const Polynomial& b, bool holds) {
+  auto difference = [](const Polynomial& x, const Polynomial& y, int64_t minus) -> std::optional<Polynomial> {
+    auto negated = y.negated();
+    if (!negated) return std::nullopt;
+    auto sum = Polynomial::add(x, *negated);
+    return sum ? Polynomial::add(*sum, Polynomial::constant(-minus)) : std::nullopt;
+  };
+  // x < y holds: y - x - 1 >= 0; it fails: x - y >= 0.
+  auto less = [&](const Polynomial& x, const Polynomial& y, bool strict) -> std::optional<std::pair<Polynomial, bool>> {
+    auto constraint = holds ? difference(y, x, strict ? 1 : 0) : difference(x, y, strict ? 0 : 1);
+    if (!constraint) return std::nullopt;
+    return std::pair{*constraint, false};
+  };
+  switch (op) {
+    case Op::OpULessThan: case Op::OpSLessThan: return less(a, b, true);
+    case Op::OpULessThanEqual: case Op::OpSLessThanEqual: return less(a, b, false);
+    case Op::OpUGreaterThan: case Op::OpSGreaterThan: return less(b, a, true);
+    case Op::OpUGreaterThanEqual: case Op::OpSGreaterThanEqual: return less(b, a, false);
+    case Op::OpIEqual: case Op::OpINotEqual: {
+      if (holds != (op == Op::OpIEqual)) return std::nullopt;
+      auto constraint = difference(a, b, 0);
+      if (!constraint) return std::nullopt;
+      return std::pair{*constraint, true};
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
 // The constraints `id == holds` implies.
 void Accesses::condition(uint32_t id, bool holds, std::vector<Constraint>& out, int depth) const {
   if (depth > kConditionDepth) return;
   const ir::Instruction* def = module_.def(id);
   if (!def) return;
-  auto difference = [&](uint32_t a, uint32_t b, int64_t minus) -> std::optional<Polynomial> {
-    auto negated = values_.value(b).negated();
-    if (!negated) return std::nullopt;
-    auto sum = Polynomial::add(values_.value(a), *negated);
-    return sum ? Polynomial::add(*sum, Polynomial::constant(-minus)) : std::nullopt;
+  auto stated = [&](Polynomial expression, bool equality, bool same_in_subgroup = false) {
+    out.push_back({std::move(expression), equality, same_in_subgroup, id, holds, true});
   };
-  // a < b holds: b - a - 1 >= 0; it fails: a - b >= 0.
-  auto less = [&](uint32_t a, uint32_t b, bool strict, bool is_true) {
-    auto constraint = is_true ? difference(b, a, strict ? 1 : 0) : difference(a, b, strict ? 0 : 1);
-    if (constraint) out.push_back({*constraint, false});
-  };
-  switch (def->opcode()) {
-    case Op::OpULessThan: case Op::OpSLessThan: less(def->word(2), def->word(3), true, holds); break;
-    case Op::OpULessThanEqual: case Op::OpSLessThanEqual: less(def->word(2), def->word(3), false, holds); break;
-    case Op::OpUGreaterThan: case Op::OpSGreaterThan: less(def->word(3), def->word(2), true, holds); break;
-    case Op::OpUGreaterThanEqual: case Op::OpSGreaterThanEqual: less(def->word(3), def->word(2), false, holds); break;
+  // What no polynomial states: the condition itself, which the analyses
+  // evaluate on concrete invocations.
+  auto unstated = [&] { out.push_back({Polynomial(), false, false, id, holds, false}); };
+  const Op op = def->opcode();
+  switch (op) {
+    case Op::OpULessThan: case Op::OpSLessThan: case Op::OpULessThanEqual: case Op::OpSLessThanEqual:
+    case Op::OpUGreaterThan: case Op::OpSGreaterThan: case Op::OpUGreaterThanEqual: case Op::OpSGreaterThanEqual:
     case Op::OpIEqual: case Op::OpINotEqual: {
-      if (holds != (def->opcode() == Op::OpIEqual)) break;
-      for (auto [shared, other] : {std::pair{def->word(2), def->word(3)}, std::pair{def->word(3), def->word(2)}}) {
-        if (same_across_subgroup(module_, shared) && !same_across_subgroup(module_, other)) {
-          out.push_back({values_.value(other), true, true});
-          return;
+      if (holds == (op == Op::OpIEqual) && (op == Op::OpIEqual || op == Op::OpINotEqual)) {
+        for (auto [shared, other] : {std::pair{def->word(2), def->word(3)}, std::pair{def->word(3), def->word(2)}}) {
+          if (same_across_subgroup(module_, shared) && !same_across_subgroup(module_, other)) {
+            stated(values_.value(other), true, true);
+            return;
+          }
         }
       }
-      if (auto constraint = difference(def->word(2), def->word(3), 0)) out.push_back({*constraint, true});
+      auto constraint = comparison(op, values_.value(def->word(2)), values_.value(def->word(3)), holds);
+      if (constraint) {
+        stated(std::move(constraint->first), constraint->second);
+      } else {
+        unstated();
+      }
+      break;
+    }
+    case Op::OpAll: case Op::OpAny: {
+      // `all(v)` that holds and `any(v)` that fails are one constraint per
+      // component, where klint follows the components.
+      const ir::Instruction* vector = module_.def(def->word(2));
+      const ir::Instruction* type = vector ? module_.def(vector->type_id()) : nullptr;
+      std::vector<std::pair<Polynomial, bool>> components;
+      if ((op == Op::OpAll) == holds && type && type->opcode() == Op::OpTypeVector &&
+          vector->operands().size() == 4) {
+        for (uint32_t c = 0; c < type->word(2); ++c) {
+          auto a = values_.component(vector->word(2), c), b = values_.component(vector->word(3), c);
+          auto constraint = a && b ? comparison(vector->opcode(), *a, *b, holds) : std::nullopt;
+          if (!constraint) {
+            components.clear();
+            break;
+          }
+          components.push_back(std::move(*constraint));
+        }
+      }
+      if (components.empty()) unstated();
+      for (auto& [expression, equality] : components) stated(std::move(expression), equality);
       break;
     }
     case Op::OpLogicalNot: condition(def->word(2), !holds, out, depth + 1); break;
     case Op::OpGroupNonUniformElect:
       // One lane of each subgroup: the first active one, lane 0 when all are.
-      if (holds) out.push_back({Polynomial::symbol({Symbol::Kind::SubgroupLane}), true});
+      if (holds) {
+        stated(Polynomial::symbol({Symbol::Kind::SubgroupLane}), true);
+      } else {
+        unstated();
+      }
       break;
     case Op::OpLogicalAnd:
       if (holds) {
         condition(def->word(2), true, out, depth + 1);
         condition(def->word(3), true, out, depth + 1);
+      } else {
+        unstated();
       }
       break;
     case Op::OpLogicalOr:
       if (!holds) {
         condition(def->word(2), false, out, depth + 1);
         condition(def->word(3), false, out, depth + 1);
+      } else {
+        unstated();
       }
       break;
     case Op::OpPhi: {
@@ -287,7 +352,10 @@ void Accesses::condition(uint32_t id, bool holds, std::vector<Constraint>& out, 
       // of a, or b from the block that ran when a held; `a || b` likewise.
       // When the value on one incoming edge contradicts `holds`, the other
       // edge was taken, and its block's guards and value hold.
-      if (def->operands().size() != 6) break;
+      if (def->operands().size() != 6) {
+        unstated();
+        break;
+      }
       const Cfg& cfg = module_.cfg(function_);
       auto contradicts = [&](uint32_t value, uint32_t parent_label) {
         const ir::Instruction* c = module_.def(value);
@@ -303,7 +371,8 @@ void Accesses::condition(uint32_t id, bool holds, std::vector<Constraint>& out, 
         bool when = branch.word(1) == here->id();
         return when != holds;
       };
-      for (int side = 0; side < 2; ++side) {
+      bool followed = false;
+      for (int side = 0; side < 2 && !followed; ++side) {
         uint32_t value = def->word(2 + 2 * side), parent = def->word(3 + 2 * side);
         uint32_t other = def->word(2 + 2 * (1 - side)), other_parent = def->word(3 + 2 * (1 - side));
         if (!contradicts(value, parent)) continue;
@@ -313,11 +382,13 @@ void Accesses::condition(uint32_t id, bool holds, std::vector<Constraint>& out, 
           out.insert(out.end(), inherited.begin(), inherited.end());
         }
         condition(other, holds, out, depth + 1);
-        break;
+        followed = true;
       }
+      if (!followed) unstated();
       break;
     }
     default:
+      unstated();
       break;
   }
 }

@@ -18,10 +18,20 @@ namespace klint {
 // `same_in_subgroup`, the expression (a per-invocation value) equals a value
 // that all invocations of a subgroup share, such as the lane a ballot found:
 // at most one invocation of each subgroup runs under it.
+//
+// Each constraint comes from one branch condition: the boolean SSA value
+// `condition` is `holds` where the block runs (`tid < n` gives `n - tid - 1
+// >= 0`; `all(equal(id, uvec3(0)))` one equality per component). Where no
+// such polynomial states it (`a != b`, `x || y` that holds, `any(...)`),
+// `stated` is false and the expression is 0 (`0 >= 0`, which says nothing):
+// evaluating `condition` on concrete invocations is what tells.
 struct Constraint {
   Polynomial expression;
   bool equality = false;
   bool same_in_subgroup = false;
+  uint32_t condition = 0;
+  bool holds = true;
+  bool stated = true;
   friend bool operator==(const Constraint&, const Constraint&) = default;
 };
 

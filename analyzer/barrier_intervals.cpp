@@ -166,10 +166,11 @@ bool BarrierIntervals::may_fall_out_of_step(const Loop& loop, const Assignment& 
   return false;
 }
 
-std::optional<Collision> BarrierIntervals::collision(const CollisionFinder& finder, const ConcurrentPair& pair) const {
+std::optional<Collision> BarrierIntervals::collision(const CollisionFinder& finder, const ConcurrentPair& pair,
+                                                    UnknownGuards guards) const {
   const MemoryAccess& a = accesses_.all()[pair.a];
   const MemoryAccess& b = accesses_.all()[pair.b];
-  if (pair.out_of_step.empty()) return finder.find(a, b, pair.independent, pair.a_limits, pair.b_limits);
+  if (pair.out_of_step.empty()) return finder.find(a, b, pair.independent, pair.a_limits, pair.b_limits, guards);
   // First in step; then out of step, for two invocations that can get there.
   std::vector<const Loop*> in_step;
   for (const Loop* loop : pair.independent) {
@@ -177,8 +178,8 @@ std::optional<Collision> BarrierIntervals::collision(const CollisionFinder& find
       in_step.push_back(loop);
     }
   }
-  if (auto found = finder.find(a, b, in_step, pair.a_limits, pair.b_limits)) return found;
-  std::optional<Collision> found = finder.find(a, b, pair.independent, pair.a_limits, pair.b_limits);
+  if (auto found = finder.find(a, b, in_step, pair.a_limits, pair.b_limits, guards)) return found;
+  std::optional<Collision> found = finder.find(a, b, pair.independent, pair.a_limits, pair.b_limits, guards);
   if (!found) return std::nullopt;
   const Assignment* x = finder.invocation(found->first.local_index);
   const Assignment* y = finder.invocation(found->second.local_index);

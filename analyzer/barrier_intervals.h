@@ -91,7 +91,8 @@ class BarrierIntervals {
   // before b: as CollisionFinder::find, but iterations of loops the
   // invocations run out of step only where these two invocations can fall
   // out of step, taking one of the loop's divergent skips differently.
-  std::optional<Collision> collision(const CollisionFinder& finder, const ConcurrentPair& pair) const;
+  std::optional<Collision> collision(const CollisionFinder& finder, const ConcurrentPair& pair,
+                                     UnknownGuards guards = UnknownGuards::MayHold) const;
   // The pairs of accesses, both passing `relevant`, that may run concurrently.
   std::vector<ConcurrentPair> concurrent_pairs(const std::function<bool(const MemoryAccess&)>& relevant) const;
   // The pairs of accesses to memory of one storage class, computed once;

@@ -647,48 +647,18 @@ Interval SymbolicValues::range(const Polynomial& polynomial) const {
 }
 
 std::optional<int64_t> SymbolicValues::evaluate(const Polynomial& polynomial, const Assignment& assignment) const {
-  return evaluate(polynomial, assignment, 0);
-}
-
-std::optional<int64_t> SymbolicValues::evaluate(const Polynomial& polynomial, const Assignment& assignment,
-                                                int depth) const {
-  int64_t total = 0;
-  for (const auto& [monomial, coefficient] : polynomial.terms()) {
-    std::optional<int64_t> term = coefficient;
-    for (Symbol symbol : monomial) {
-      std::optional<int64_t> factor;
-      if (auto it = assignment.find(symbol); it != assignment.end()) {
-        factor = it->second;
-      } else if (symbol.kind == Symbol::Kind::Value) {
-        factor = evaluate_definition(symbol.id, assignment, depth + 1);
-      }
-      if (!factor) return std::nullopt;
-      term = checked_multiply(*term, *factor);
-      if (!term) return std::nullopt;
-    }
-    total += *term;
-    if (!fits(total)) return std::nullopt;
+  std::vector<Symbol> symbols;
+  std::vector<int64_t> slots;
+  for (const auto& [symbol, value] : assignment) {
+    symbols.push_back(symbol);
+    slots.push_back(value);
   }
-  return total;
+  Evaluator evaluator(*this, std::move(symbols));
+  return evaluator.evaluate(evaluator.add(polynomial), slots);
 }
 
-std::optional<int64_t> SymbolicValues::evaluate_definition(uint32_t id, const Assignment& assignment, int depth) const {
-  if (depth > kEvaluationDepth) return std::nullopt;
-  const ir::Instruction* def = module_.def(id);
-  if (!def || def->operands().size() != 4 || !MachineInt::computes(def->opcode())) return std::nullopt;
-  auto operand = [&](size_t index) -> std::optional<int64_t> {
-    const Polynomial& form = value(def->word(index));
-    if (form == Polynomial::symbol({Symbol::Kind::Value, def->word(index)})) {
-      return evaluate_definition(def->word(index), assignment, depth + 1);
-    }
-    return evaluate(form, assignment, depth + 1);
-  };
-  auto a = operand(2);
-  if (!a) return std::nullopt;
-  auto b = operand(3);
-  if (!b) return std::nullopt;
-  return MachineInt::of(module_, def->type_id())
-      .combine(def->opcode(), static_cast<uint64_t>(*a), static_cast<uint64_t>(*b));
+std::optional<uint32_t> SymbolicValues::stored_value(uint32_t variable) const {
+  return single_stored_value(module_, variable);
 }
 
 std::string SymbolicValues::value_name(uint32_t id) const {

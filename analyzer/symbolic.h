@@ -20,6 +20,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -109,11 +110,20 @@ using Assignment = std::map<Symbol, int64_t>;
 
 class SymbolicValues;
 
-// Evaluates polynomials again and again over assignments of one set of
-// symbols (a workgroup's invocation ids and a loop's values): the answers of
-// SymbolicValues::evaluate, with each symbol resolved to a slot once and the
-// definitions of the values behind opaque symbols looked up once, on first
-// use, in the order evaluate would look them up.
+// Evaluates polynomials, and boolean conditions, again and again over
+// assignments of one set of symbols (a workgroup's invocation ids and a
+// loop's values): the answers of SymbolicValues::evaluate, with each symbol
+// resolved to a slot once and the definitions of the values behind opaque
+// symbols looked up once, on first use, in the order evaluate would look
+// them up.
+//
+// Behind an opaque value it computes the integer instructions (arithmetic,
+// shifts, masks, bit-field extracts and inserts, conversions), comparisons,
+// logical operators, OpSelect and OpAll/OpAny, component by component on
+// vectors. A boolean is 1 or 0. A value it cannot compute (a load from
+// memory, an atomic's result) is unknown, and so is what depends on it, but
+// for `false && x`, `true || x`, a select whose arms agree and an OpAll /
+// OpAny that one component decides.
 class Evaluator {
  public:
   Evaluator(const SymbolicValues& values, std::vector<Symbol> assigned);
@@ -123,6 +133,8 @@ class Evaluator {
 
   // A handle for evaluate().
   size_t add(const Polynomial& polynomial);
+  // A handle for the boolean SSA value `condition`.
+  size_t add_condition(uint32_t condition);
   // The polynomial at slots[i] for assigned[i].
   std::optional<int64_t> evaluate(size_t handle, std::span<const int64_t> slots);
 
@@ -134,21 +146,34 @@ class Evaluator {
   bool prepare(size_t handle);
   // What evaluate() gives for `count` assignments at once: columns[k][i] is
   // assigned[k] in assignment i; known[i] is 0 where evaluate() would give
-  // nullopt. Only after prepare(handle) returned true.
+  // nullopt. Only after prepare(handle) returned true. Calls with the same
+  // columns (pointers and count) share what they computed: the arrays must
+  // not change between them.
   void evaluate_all(size_t handle, std::span<const int64_t* const> columns, size_t count,
                     std::vector<int64_t>& values, std::vector<uint8_t>& known);
+
+  // The symbols the handle's value depends on that are not assigned: loop
+  // counters, workgroup ids, and the scalar values klint cannot see through
+  // (Symbol::Kind::Value: a load, an atomic's result), which assigning
+  // would make known. Looks up every form on the way, as evaluate would.
+  std::vector<Symbol> unassigned(size_t handle);
 
  private:
   struct Node;
   struct Term;
+  enum class Lookup { Compute, Computed };
   int polynomial_node(const Polynomial& polynomial, int depth);
-  int definition_node(uint32_t id, int depth);
+  int definition_node(uint32_t id, uint32_t component, int depth);
+  int operand_node(uint32_t id, uint32_t component, int depth, Lookup lookup);
+  int resolve(int node, size_t k, Lookup lookup);
   int slot_node(size_t slot);
-  int fail_node();
+  int constant_node(int64_t value);
+  int fail_node(std::optional<Symbol> leaf);
   std::optional<int64_t> evaluate_node(int node, std::span<const int64_t> slots);
   std::optional<int64_t> evaluate_definition(int node, std::span<const int64_t> slots);
+  std::optional<int64_t> compute_definition(int node, std::span<const int64_t> slots);
   bool prepare_node(int node);
-  void evaluate_node_all(int node, std::span<const int64_t* const> columns, size_t count,
+  bool evaluate_node_all(int node, std::span<const int64_t* const> columns, size_t count,
                          std::vector<int64_t>& values, std::vector<uint8_t>& known);
 
   const SymbolicValues& values_;
@@ -156,11 +181,23 @@ class Evaluator {
   std::vector<Node> nodes_;
   std::vector<Term> terms_;
   std::vector<int> factors_;
-  std::map<std::pair<uint32_t, int>, int> definitions_;  // (id, depth) -> node
+  std::map<std::tuple<uint32_t, uint32_t, int>, int> definitions_;  // (id, component, depth) -> node
   std::map<std::pair<uint32_t, int>, int> operand_forms_;  // (id, depth) -> node
   std::vector<int> slot_nodes_;
   std::vector<uint8_t> prepared_;  // by node
-  int fail_ = -1;
+  std::map<std::optional<Symbol>, int> fails_;  // by what is unknown
+  std::map<int64_t, int> constants_;
+  // What evaluate() computed of each definition node in this call (when
+  // `stamps_` holds the call's number), and what evaluate_all() computed for
+  // the columns it was last given: a value many others read is computed once.
+  std::vector<uint32_t> stamps_;
+  std::vector<std::optional<int64_t>> memo_;
+  uint32_t stamp_ = 0;
+  std::vector<const int64_t*> memo_columns_;
+  size_t memo_count_ = 0;
+  std::vector<uint8_t> memo_all_done_;
+  std::vector<std::vector<int64_t>> memo_all_values_;
+  std::vector<std::vector<uint8_t>> memo_all_known_;
 };
 
 class SymbolicValues {
@@ -181,6 +218,10 @@ class SymbolicValues {
   // when one stays unknown.
   std::optional<int64_t> evaluate(const Polynomial& polynomial, const Assignment& assignment) const;
   const Induction* induction(uint32_t phi) const;
+  // The form of one component of an integer vector value, where klint
+  // follows it (a built-in's load, a construct, a shuffle, arithmetic on
+  // whole vectors).
+  std::optional<Polynomial> component(uint32_t vector, uint32_t index) const { return extract(vector, index); }
   // Workgroup size, specialization constants at their defaults.
   const std::array<uint64_t, 3>& workgroup_size() const { return workgroup_size_; }
   uint64_t invocations() const { return workgroup_size_[0] * workgroup_size_[1] * workgroup_size_[2]; }
@@ -199,8 +240,8 @@ class SymbolicValues {
   std::optional<Polynomial> combine(spv::Op op, const Polynomial& a, const Polynomial& b) const;
   // The form of `id` if value() has computed it, else nullptr.
   const Polynomial* computed(uint32_t id) const;
-  std::optional<int64_t> evaluate(const Polynomial& polynomial, const Assignment& assignment, int depth) const;
-  std::optional<int64_t> evaluate_definition(uint32_t id, const Assignment& assignment, int depth) const;
+  // The value a function variable holds, when it is stored once, whole.
+  std::optional<uint32_t> stored_value(uint32_t variable) const;
 
   struct State;
   std::unique_ptr<State> state_;

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -75,8 +76,6 @@ void main() {
   read from a buffer, a loop bound from a push constant that the index
   depends on) are not reported: klint reports a race only with a concrete
   pair of invocations.
-- Conditions klint cannot evaluate (`if (tid < n)` with `n` from a push
-  constant) are taken to hold for some invocations.
 - A barrier under a test of the loop's counter alone (`if (i > 0) barrier();`
   at the top of the body) runs on every iteration after the first, in every
   invocation: it orders the previous iteration's accesses before this one's.
@@ -84,12 +83,57 @@ void main() {
   `continue` or an early `return` on a uniform value) keeps the invocations in
   the same iteration at every barrier; a skip that differs between
   invocations lets some run iterations ahead of the others.
+- Guards are evaluated on each invocation, bit-field extracts and inserts,
+  shifts, masks, `all()`/`any()` of vector comparisons and the `else` of
+  each included. A value the same across the workgroup that klint cannot see
+  (`n` in `if (tid < n)`, from a push constant or a buffer) is tried at a
+  few values (the workgroup size, 0, 1, half of it, one less) and the finding
+  names the one it took (`when n = 64`); `if (tid == pc.first)` thus admits
+  one writer, whatever `first` is.
+- A condition klint cannot evaluate and that differs between invocations
+  (`if (data[tid] > 0)`, `if (atomicAdd(count, 1u) + 1u == total)`) is not
+  taken to hold for two invocations at once: two writes under it are not
+  reported, since klint cannot show that two invocations pass it. It may
+  hold for one: a write under it still races with a read that every
+  invocation makes, and a note names the condition klint took to hold.
 - Subgroups are taken as 32 invocations wide in local-index order; the
   collision rarely depends on it.
 - A memory barrier alone (`memoryBarrierShared()`) between the accesses is
   reported by `insufficient-barrier`, not here.
 )md",
 };
+
+// ", when n = 64" for the values klint chose for what the guards read.
+std::string chosen_text(const Module& module, const ir::Function& function, const Collision& collision) {
+  std::string text;
+  for (const auto& [symbol, value] : collision.chosen) {
+    text += fmt::format("{}{} = {}", text.empty() ? ", when " : " and ", module.symbolic(function).describe(symbol), value);
+  }
+  return text;
+}
+
+// A note at each condition klint could not evaluate and took to hold (or
+// fail) for an invocation of the pair: the finding rests on it.
+void note_assumed(const Module& module, DiagnosticBuilder& builder, const Collision& collision,
+                  const std::string& first, const std::string& second) {
+  std::vector<std::pair<AssumedCondition, std::string>> notes;
+  for (const auto& [invocation, text] : {std::pair{&collision.first, &first}, std::pair{&collision.second, &second}}) {
+    for (const AssumedCondition& condition : invocation->assumed) {
+      auto same = std::find_if(notes.begin(), notes.end(), [&](const auto& note) { return note.first == condition; });
+      if (same == notes.end()) {
+        notes.emplace_back(condition, "invocation " + *text);
+      } else if (same->second != "invocation " + *text) {
+        same->second = fmt::format("invocations {} and {}", first, second);
+      }
+    }
+  }
+  for (const auto& [condition, who] : notes) {
+    const ir::Instruction* def = module.def(condition.condition);
+    if (!def) continue;
+    builder.note(module.location(*def), fmt::format("klint cannot evaluate this condition and takes it to be {} for {}",
+                                                    condition.holds ? "true" : "false", who));
+  }
+}
 
 bool writes(const MemoryAccess& access) {
   return access.kind == MemoryAccess::Kind::Write || access.kind == MemoryAccess::Kind::Atomic;
@@ -141,7 +185,7 @@ class SharedMemoryRace final : public Rule {
         const MemoryAccess& other = &at == &b ? a : b;
         // The collision names a's invocation first, b's second.
         bool swapped = &at == &b;
-        std::optional<Collision> collision = intervals.collision(finder, pair);
+        std::optional<Collision> collision = intervals.collision(finder, pair, UnknownGuards::HoldForOne);
         if (collision && swapped) std::swap(collision->first, collision->second);
         if (!collision) continue;
         Location location = module.nearest_location(*at.instruction);
@@ -170,12 +214,14 @@ class SharedMemoryRace final : public Rule {
       message = fmt::format("data race on '{}': invocation {} {} {} while invocation {} {} it, with no barrier between",
                             variable, first, verb(at, false), element, second, verb(other, false));
     }
+    message += chosen_text(module, *entry.function, collision);
     auto builder = report.at(*at.instruction, message);
     if (at.instruction != other.instruction) {
       builder.note(*other.instruction, fmt::format("invocation {} {} {} here{}", second, verb(other, false),
                                                    element_text(module, other.variable, collision.second.offset),
                                                    iteration_text(module, collision)));
     }
+    note_assumed(module, builder, collision, first, second);
     builder.fix_title("separate the accesses with barrier(), or give each invocation its own element");
   }
 };

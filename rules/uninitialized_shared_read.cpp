@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -39,7 +40,10 @@ more elements than the invocations filled:
 klint evaluates each write and read for every invocation and every iteration
 of loops with constant bounds. A bound from a push constant or a buffer that
 guards the writes (`tid < n`) is tried at a few values around the workgroup
-size; the finding names the value at which the read goes uncovered.
+size; the finding names the value at which the read goes uncovered. A value
+compared for equality with the invocation (`tid == first`), which chooses
+the one invocation that writes, is tried only at invocations of the
+workgroup.
 
 ## Why it matters
 The garbage is whatever the previous workgroup on that compute unit left
@@ -98,12 +102,19 @@ using Values = Assignment;
 using Bytes = std::vector<uint64_t>;  // one bit per byte of a variable
 
 // A uniform value that bounds which invocations write (`tid < n`): the rule
-// tries it at a few values around the workgroup size.
-std::vector<Symbol> write_bounds(const Module& module, const ir::Function& function,
-                                 const std::vector<const MemoryAccess*>& writes) {
+// tries it at a few values around the workgroup size. `equality`: every such
+// guard compares it for equality (`tid == first`), so that it chooses the one
+// invocation that writes.
+struct WriteBound {
+  Symbol symbol;
+  bool equality = true;
+};
+
+std::vector<WriteBound> write_bounds(const Module& module, const ir::Function& function,
+                                     const std::vector<const MemoryAccess*>& writes) {
   const SymbolicValues& values = module.symbolic(function);
   const Accesses& accesses = module.accesses(function);
-  std::set<Symbol> bounds;
+  std::map<Symbol, bool> bounds;  // symbol -> equality
   // Values computed from the subgroup size evaluate like the invocation ids do.
   Assignment known{{Symbol{Symbol::Kind::SubgroupSize}, CollisionFinder::kSubgroupSize},
                    {Symbol{Symbol::Kind::NumSubgroups}, 1}};
@@ -116,27 +127,32 @@ std::vector<Symbol> write_bounds(const Module& module, const ir::Function& funct
       for (Symbol symbol : symbols) {
         if (symbol.kind == Symbol::Kind::Value && !values.per_invocation(symbol) &&
             !values.evaluate(Polynomial::symbol(symbol), known)) {
-          bounds.insert(symbol);
+          auto [it, inserted] = bounds.try_emplace(symbol, true);
+          it->second = it->second && guard.equality;
         }
       }
     }
   }
-  return {bounds.begin(), bounds.end()};
+  std::vector<WriteBound> result;
+  for (const auto& [symbol, equality] : bounds) result.push_back({symbol, equality});
+  return result;
 }
 
-std::vector<Values> bound_values(const std::vector<Symbol>& bounds, int64_t invocations) {
+std::vector<Values> bound_values(const std::vector<WriteBound>& bounds, int64_t invocations) {
   std::vector<Values> combinations{{}};
   std::vector<int64_t> tries{1, invocations / 2, invocations - 1, invocations, 4 * invocations};
   // Largest first: the finding names the largest bound that leaves a gap.
   std::sort(tries.begin(), tries.end(), std::greater<>());
   tries.erase(std::unique(tries.begin(), tries.end()), tries.end());
-  for (Symbol bound : bounds) {
+  for (const WriteBound& bound : bounds) {
     std::vector<Values> next;
     for (const Values& partial : combinations) {
       for (int64_t value : tries) {
-        if (value < 1) continue;
+        // An invocation chosen by its index is one of the workgroup's: past
+        // the last one, no invocation would be chosen at all.
+        if (bound.equality ? value < 0 || value >= invocations : value < 1) continue;
         Values extended = partial;
-        extended[bound] = value;
+        extended[bound.symbol] = value;
         next.push_back(std::move(extended));
       }
     }
@@ -236,7 +252,7 @@ class UninitializedSharedRead final : public Rule {
     for (const MemoryAccess* write : writes) {
       if (!write->offset || !write->width || !finder.iterations(*write)) return;
     }
-    std::vector<Symbol> bounds = write_bounds(module, function, writes);
+    std::vector<WriteBound> bounds = write_bounds(module, function, writes);
     if (bounds.size() > 2) return;
     std::vector<Values> tries = bound_values(bounds, static_cast<int64_t>(module.symbolic(function).invocations()));
     std::vector<std::vector<size_t>> writes_in(cfg.size());  // by block, in write order

@@ -148,9 +148,10 @@ TEST(Accesses, AStoreUnderTheFirstInvocationIsGuardedByAnEquality) {
                                      selection("%not4", "inner", "", "", "four", "OpStore %t0 %uint_2")));
   ASSERT_TRUE(module);
   EXPECT_EQ(guards(*module, block(*module, "store")), Strings{"gl_LocalInvocationID.x == 0"});
-  // x != 0 is no single constraint klint writes; x != 4 failing is x == 4.
-  EXPECT_EQ(guards(*module, block(*module, "else")), Strings{});
-  EXPECT_EQ(guards(*module, block(*module, "four")), Strings{"gl_LocalInvocationID.x - 4 == 0"});
+  // x != 0 is no polynomial constraint: the condition itself, evaluated
+  // whole; x != 4 failing is x == 4.
+  EXPECT_EQ(guards(*module, block(*module, "else")), Strings{"first fails"});
+  EXPECT_EQ(guards(*module, block(*module, "four")), (Strings{"first fails", "gl_LocalInvocationID.x - 4 == 0"}));
 }
 
 TEST(Accesses, InALoopTheLoopTestGuardsTheBodyAndNotTheExit) {
@@ -166,7 +167,7 @@ OpStore %tx %uint_2)");
   EXPECT_TRUE(guards(*module, block(*module, "merge")).empty());
 }
 
-TEST(Accesses, AConditionKlintCannotReadGuardsNothing) {
+TEST(Accesses, AConditionNoPolynomialStatesGuardsWhole) {
   // if ((data[x] != 0) != (x < 32)) tile[x] = 1; else tile[x] = 2;
   // if (data[x] != 0) {} else tile[0] = 3;
   auto module = kernel(R"(%d = OpAccessChain %ptr_elem %data %uint_0 %x
@@ -178,10 +179,33 @@ TEST(Accesses, AConditionKlintCannotReadGuardsNothing) {
 )" + selection("%either", "done", "then", "OpStore %t %uint_1", "else", "OpStore %t %uint_2") +
                        selection("%set", "end", "", "", "unset", "OpStore %t %uint_2"));
   ASSERT_TRUE(module);
-  EXPECT_TRUE(guards(*module, block(*module, "then")).empty());
-  EXPECT_TRUE(guards(*module, block(*module, "else")).empty());
+  EXPECT_EQ(guards(*module, block(*module, "then")), Strings{"either holds"});
+  EXPECT_EQ(guards(*module, block(*module, "else")), Strings{"either fails"});
   // A comparison of a loaded value is a guard on that value's symbol.
   EXPECT_EQ(guards(*module, block(*module, "unset")), Strings{"v == 0"});
+}
+
+TEST(Accesses, AllOfAComparisonOfVectorsIsOneConstraintPerComponent) {
+  // if (all(equal(id.xz, uvec2(0, 0)))) tile[0] = 1;  if (any(lessThan(id.xz, uvec2(2, 2)))) tile[1] = 1;
+  auto module = kernel(R"(%xz = OpVectorShuffle %v2uint %id %id 0 2
+%equal = OpIEqual %v2bool %xz %zero
+%origin = OpAll %bool %equal
+%less = OpULessThan %v2bool %xz %two
+%near = OpAny %bool %less
+%t0 = OpAccessChain %ptr_shared %tile %uint_0
+%t1 = OpAccessChain %ptr_shared %tile %uint_1
+)" + selection("%origin", "done", "first", "OpStore %t0 %uint_1") +
+                           selection("%near", "end", "second", "OpStore %t1 %uint_1"),
+                       R"(%v2uint = OpTypeVector %uint 2
+%v2bool = OpTypeVector %bool 2
+%zero = OpConstantComposite %v2uint %uint_0 %uint_0
+%two = OpConstantComposite %v2uint %uint_2 %uint_2
+)");
+  ASSERT_TRUE(module);
+  // z is 0 in a workgroup of 64 x 1 x 1: its constraint says 0 == 0.
+  EXPECT_EQ(guards(*module, block(*module, "first")), (Strings{"0 == 0", "gl_LocalInvocationID.x == 0"}));
+  // A disjunction is no conjunction of constraints: evaluated whole.
+  EXPECT_EQ(guards(*module, block(*module, "second")), Strings{"near holds"});
 }
 
 }  // namespace

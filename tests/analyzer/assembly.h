@@ -212,11 +212,16 @@ inline std::vector<std::string> summaries(const Module& module, std::span<const 
   return out;
 }
 
-// The guards of a block, each as "expression >= 0" or "expression == 0", sorted.
+// The guards of a block, each as "expression >= 0" or "expression == 0", or
+// "condition holds" / "condition fails" where no expression states it, sorted.
 inline std::vector<std::string> guards(const Module& module, uint32_t block) {
   const Accesses& accesses = module.accesses(main_of(module));
   std::vector<std::string> out;
   for (const Constraint& c : accesses.guards(block)) {
+    if (!c.stated) {
+      out.push_back(module.name(c.condition) + (c.holds ? " holds" : " fails"));
+      continue;
+    }
     out.push_back(module.symbolic(main_of(module)).describe(c.expression) + (c.equality ? " == 0" : " >= 0"));
   }
   std::sort(out.begin(), out.end());

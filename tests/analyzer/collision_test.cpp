@@ -14,7 +14,8 @@ using namespace assembly;
 
 // Two invocations that run main's first store, to one word; with `loop`
 // (the loop's header block), iterations of that loop may differ between them.
-std::optional<Collision> store_collides(const Module& module, std::optional<uint32_t> loop = std::nullopt) {
+std::optional<Collision> store_collides(const Module& module, std::optional<uint32_t> loop = std::nullopt,
+                                       UnknownGuards unknown = UnknownGuards::MayHold) {
   const ir::Function& main = main_of(module);
   auto accesses = module.accesses(main).of(nth(module, spv::Op::OpStore));
   EXPECT_EQ(accesses.size(), 1u);
@@ -23,7 +24,7 @@ std::optional<Collision> store_collides(const Module& module, std::optional<uint
   for (const Loop& candidate : module.loops(main)) {
     if (loop && candidate.header == *loop) independent.push_back(&candidate);
   }
-  return module.collisions(main).find(accesses[0], accesses[0], independent);
+  return module.collisions(main).find(accesses[0], accesses[0], independent, {}, {}, unknown);
 }
 
 // tile[index] = 1, after `prelude` computes %index.
@@ -106,6 +107,75 @@ OpStore %t %uint_1)",
   EXPECT_EQ(collision->first.local_index + collision->first.loop_values[0].second,
             collision->second.local_index + collision->second.loop_values[0].second);
   EXPECT_EQ(collision->first.offset, collision->second.offset);
+}
+
+TEST(Collision, GuardsOnBitFieldsAndShiftsOfTheIdEvaluate) {
+  // if (bitfieldExtract(x, 0, 4) == 0 && (x >> 4) == 0): invocation 0 alone.
+  auto module = kernel(R"(%low = OpBitFieldUExtract %uint %x %uint_0 %uint_4
+%high = OpShiftRightLogical %uint %x %uint_4
+%low_zero = OpIEqual %bool %low %uint_0
+%high_zero = OpIEqual %bool %high %uint_0
+%condition = OpLogicalAnd %bool %low_zero %high_zero
+)" + selection("%condition", "done", "store", "%t = OpAccessChain %ptr_shared %tile %uint_0\nOpStore %t %uint_1"));
+  ASSERT_TRUE(module);
+  EXPECT_FALSE(store_collides(*module));
+  // bitfieldInsert(x, 0, 0, 4) == 0: x below 16, sixteen writers.
+  auto sixteen = kernel(R"(%cleared = OpBitFieldInsert %uint %x %uint_0 %uint_0 %uint_4
+%condition = OpIEqual %bool %cleared %uint_0
+)" + selection("%condition", "done", "store", "%t = OpAccessChain %ptr_shared %tile %uint_0\nOpStore %t %uint_1"));
+  ASSERT_TRUE(sixteen);
+  auto collision = store_collides(*sixteen);
+  ASSERT_TRUE(collision);
+  EXPECT_LT(collision->first.local_index, 16u);
+  EXPECT_LT(collision->second.local_index, 16u);
+}
+
+TEST(Collision, TheElseArmOfOneInvocationAdmitsTheOthers) {
+  // if (x != 0) tile[0] = 1: every invocation but the first.
+  auto module = guarded("OpINotEqual %bool %x %uint_0");
+  ASSERT_TRUE(module);
+  auto collision = store_collides(*module);
+  ASSERT_TRUE(collision);
+  EXPECT_NE(collision->first.local_index, 0u);
+  EXPECT_NE(collision->second.local_index, 0u);
+  // if (!(x < 63)): invocation 63 alone.
+  auto last = kernel(R"(%below = OpULessThan %bool %x %uint_63
+%condition = OpLogicalNot %bool %below
+)" + selection("%condition", "done", "store", "%t = OpAccessChain %ptr_shared %tile %uint_0\nOpStore %t %uint_1"));
+  ASSERT_TRUE(last);
+  EXPECT_FALSE(store_collides(*last));
+}
+
+TEST(Collision, AUniformValueKlintCannotSeeIsTriedAtAFewValues) {
+  // if (x < n): all 64 write when n is 64, and the collision says so.
+  auto below = guarded("OpULessThan %bool %x %n");
+  ASSERT_TRUE(below);
+  auto collision = store_collides(*below, std::nullopt, UnknownGuards::HoldForOne);
+  ASSERT_TRUE(collision);
+  ASSERT_EQ(collision->chosen.size(), 1u);
+  EXPECT_EQ(collision->chosen[0].first.kind, Symbol::Kind::Value);
+  EXPECT_GE(collision->chosen[0].second, 2);
+  // if (x == n): one writer, whatever n is.
+  auto equal = guarded("OpIEqual %bool %x %n");
+  ASSERT_TRUE(equal);
+  EXPECT_FALSE(store_collides(*equal, std::nullopt, UnknownGuards::HoldForOne));
+  // Unless any invocation may take the unknown guard (whether a barrier may
+  // have something to order).
+  EXPECT_TRUE(store_collides(*equal, std::nullopt, UnknownGuards::MayHold));
+}
+
+TEST(Collision, AGuardThatDiffersBetweenInvocationsIsNotTakenToHoldForTwo) {
+  // if (data[x] == 7) tile[0] = 1: klint cannot show two invocations pass.
+  auto module = kernel(R"(%d = OpAccessChain %ptr_elem %data %uint_0 %x
+%v = OpLoad %uint %d
+%condition = OpIEqual %bool %v %uint_4
+)" + selection("%condition", "done", "store", "%t = OpAccessChain %ptr_shared %tile %uint_0\nOpStore %t %uint_1"));
+  ASSERT_TRUE(module);
+  EXPECT_FALSE(store_collides(*module, std::nullopt, UnknownGuards::HoldForOne));
+  auto collision = store_collides(*module, std::nullopt, UnknownGuards::MayHold);
+  ASSERT_TRUE(collision);
+  ASSERT_EQ(collision->first.assumed.size(), 1u);
+  EXPECT_EQ(collision->first.assumed[0].holds, true);
 }
 
 }  // namespace

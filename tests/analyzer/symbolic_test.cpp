@@ -77,6 +77,33 @@ TEST(Symbolic, OpaqueValuesEvaluateAtAnInvocation) {
   EXPECT_EQ(values.evaluate(*access.offset, {}), std::nullopt);
 }
 
+TEST(Symbolic, BitFieldsShiftsAndMasksEvaluateAtAnInvocation) {
+  auto module = kernel("layout(local_size_x = 64) in;",
+                       "uint t = gl_LocalInvocationID.x;\n"
+                       "tile[bitfieldExtract(t, 2, 3)] = 1u;\n"
+                       "tile[bitfieldInsert(t, 5u, 4, 2)] = 2u;\n"
+                       "tile[uint(int(t << 26) >> 28) & 255u] = 3u;\n"
+                       "tile[~t & 63u] = 4u;\n"
+                       "tile[uint(bitCount(t)) + (bitfieldReverse(t) >> 26)] = 5u;\n"
+                       "uvec2 v = uvec2(t, t * 3u) ^ uvec2(1u, 2u);\n"
+                       "tile[v.y & 255u] = 6u;\n"
+                       "tile[all(equal(uvec2(t & 1u, t >> 5), uvec2(1u, 1u))) ? 7u : 8u] = 7u;");
+  ASSERT_TRUE(module);
+  const ir::Function& function = entry(*module);
+  const SymbolicValues& values = module->symbolic(function);
+  std::vector<std::optional<int64_t>> at_45;
+  Assignment assignment{{Symbol{Symbol::Kind::LocalId, 0}, 45}};  // 0b101101
+  for (const MemoryAccess& access : module->accesses(function).all()) {
+    if (access.storage != spv::StorageClass::Workgroup) continue;
+    ASSERT_TRUE(access.offset);
+    auto bytes = values.evaluate(*access.offset, assignment);
+    at_45.push_back(bytes ? std::optional<int64_t>(*bytes / 4) : std::nullopt);
+  }
+  // 45 >> 2 & 7; 45 with bits 4..5 = 0b01; (45 << 26 as int) >> 28 is
+  // -5, & 255; ~45 & 63; 4 + (reverse(45) >> 26); 135 ^ 2; 45 is odd and >= 32.
+  EXPECT_EQ(at_45, (std::vector<std::optional<int64_t>>{3, 29, 251, 18, 4 + 45, 133, 7}));
+}
+
 TEST(Symbolic, LoopsWithConstantBoundsEnumerateTheirInductionVariables) {
   auto module = kernel("layout(local_size_x = 64) in;",
                        "for (uint s = 32u; s > 0u; s >>= 1) tile[s] = 1u;\n"
