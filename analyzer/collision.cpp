@@ -544,7 +544,13 @@ std::optional<Collision> CollisionFinder::find_uncached(const MemoryAccess& a, c
     }
   }
   std::vector<Assignment> choices{{}};
-  if (uniform.size() <= kMaxChosen) {
+  // The workgroup's own ids (a guard on the global id reads them) are tried
+  // besides the values klint cannot see, which are capped.
+  const auto own_id = [](Symbol s) {
+    return s.kind == Symbol::Kind::WorkgroupId || s.kind == Symbol::Kind::NumWorkgroups;
+  };
+  if (static_cast<size_t>(std::count_if(uniform.begin(), uniform.end(), [&](Symbol s) { return !own_id(s); })) <=
+      kMaxChosen) {
     for (Symbol symbol : uniform) {
       std::vector<Assignment> next;
       for (int64_t value : candidates(symbol)) {

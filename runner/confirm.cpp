@@ -540,7 +540,7 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
                           : size_text(run.subgroup_size) + " (" + run.message + ")");
     }
     if (!completed && tried.empty() && shapes.size() == 1) {
-      error = "the run failed: " + o->runs.front().message;
+      error = "the run " + o->runs.front().message;
       return false;
     }
     tried.push_back(fmt::format("{} at {}", confirmer.setup_text(setup.shape, harness), fmt::join(sizes, ", ")));
