@@ -544,24 +544,37 @@ std::optional<Collision> CollisionFinder::find_uncached(const MemoryAccess& a, c
     }
   }
   std::vector<Assignment> choices{{}};
-  // The workgroup's own ids (a guard on the global id reads them) are tried
-  // besides the values klint cannot see, which are capped.
-  const auto own_id = [](Symbol s) {
-    return s.kind == Symbol::Kind::WorkgroupId || s.kind == Symbol::Kind::NumWorkgroups;
-  };
-  if (static_cast<size_t>(std::count_if(uniform.begin(), uniform.end(), [&](Symbol s) { return !own_id(s); })) <=
-      kMaxChosen) {
-    for (Symbol symbol : uniform) {
-      std::vector<Assignment> next;
-      for (int64_t value : candidates(symbol)) {
-        for (const Assignment& partial : choices) {
-          next.push_back(partial);
-          next.back()[symbol] = value;
-        }
+  auto try_values = [&](Symbol symbol, const std::vector<int64_t>& values) {
+    std::vector<Assignment> next;
+    for (int64_t value : values) {
+      for (const Assignment& partial : choices) {
+        next.push_back(partial);
+        next.back()[symbol] = value;
       }
-      // Unknown last: a pair found at a value names it.
-      next.insert(next.end(), choices.begin(), choices.end());
-      choices = std::move(next);
+    }
+    // Unknown last: a pair found at a value names it.
+    next.insert(next.end(), choices.begin(), choices.end());
+    choices = std::move(next);
+  };
+  if (uniform.size() <= kMaxChosen) {
+    for (Symbol symbol : uniform) try_values(symbol, candidates(symbol));
+  } else {
+    // Too many to try each: the values klint cannot see still are, when
+    // few, with the workgroup's own ids (which a bound check on the global
+    // id reads) at the first workgroup's, then unknown.
+    const auto own_id = [](Symbol s) {
+      return s.kind == Symbol::Kind::WorkgroupId || s.kind == Symbol::Kind::NumWorkgroups;
+    };
+    std::vector<Symbol> own, unseen;
+    for (Symbol symbol : uniform) (own_id(symbol) ? own : unseen).push_back(symbol);
+    if (!own.empty() && unseen.size() <= kMaxChosen) {
+      for (Symbol symbol : unseen) try_values(symbol, candidates(symbol));
+      std::vector<Assignment> first = choices;
+      for (Assignment& choice : first) {
+        for (Symbol symbol : own) choice[symbol] = candidates(symbol).front();
+      }
+      first.insert(first.end(), choices.begin(), choices.end());
+      choices = std::move(first);
     }
   }
   if (choices.size() * combinations.size() > kMaxCombinations) choices = {Assignment{}};  // all unknown
