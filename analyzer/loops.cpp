@@ -4,6 +4,7 @@
 
 #include "analyzer/ssa.h"
 #include "analyzer/symbolic.h"
+#include "analyzer/value_ranges.h"
 
 namespace klint {
 
@@ -158,27 +159,16 @@ constexpr int kDecideDepth = 8;
 // Steps and coefficients beyond this leave the comparison unknown, far from overflow.
 constexpr int64_t kMaxStep = int64_t{1} << 31;
 
-enum class Relation { Less, LessEqual, Greater, GreaterEqual, Equal, NotEqual };
-
 struct Comparison {
   Relation relation;
   bool is_unsigned;
 };
 
+// An integer comparison (value_ranges.h reads every comparison opcode).
 std::optional<Comparison> comparison(Op op) {
-  switch (op) {
-    case Op::OpULessThan: return Comparison{Relation::Less, true};
-    case Op::OpSLessThan: return Comparison{Relation::Less, false};
-    case Op::OpULessThanEqual: return Comparison{Relation::LessEqual, true};
-    case Op::OpSLessThanEqual: return Comparison{Relation::LessEqual, false};
-    case Op::OpUGreaterThan: return Comparison{Relation::Greater, true};
-    case Op::OpSGreaterThan: return Comparison{Relation::Greater, false};
-    case Op::OpUGreaterThanEqual: return Comparison{Relation::GreaterEqual, true};
-    case Op::OpSGreaterThanEqual: return Comparison{Relation::GreaterEqual, false};
-    case Op::OpIEqual: return Comparison{Relation::Equal, false};
-    case Op::OpINotEqual: return Comparison{Relation::NotEqual, false};
-    default: return std::nullopt;
-  }
+  std::optional<Test> test = test_of(op);
+  if (!test || test->domain == NumberDomain::Float) return std::nullopt;
+  return Comparison{test->relation, test->domain == NumberDomain::Unsigned};
 }
 
 // A value on the iterations a path may be in: `constant + slope * k` for

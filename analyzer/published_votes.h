@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "analyzer/module.h"
+#include "analyzer/value_ranges.h"
 
 namespace klint {
 
@@ -45,10 +46,10 @@ class PublishedVotes {
   // workgroup, by the split above.
   bool decides(const ir::Instruction& comparison, const UniformSoFar& uniform) const;
 
-  // The values a value may take in one case (published_votes.cpp).
-  struct Range;
+  // The values a value may take in one case.
+  using Range = ValueRange;
+  using Domain = NumberDomain;
   struct Evaluation;
-  enum class Domain { Float, Signed, Unsigned };
 
  private:
   // `slots[index] = vote ? a : b` with index one slot per subgroup.

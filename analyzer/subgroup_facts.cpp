@@ -456,4 +456,22 @@ std::optional<uint64_t> guard_bound(const Module& module, const ir::Instruction&
   return bound;
 }
 
+bool is_subgroup_wide(const ir::Instruction& instruction) {
+  switch (instruction.opcode()) {
+    case spv::Op::OpGroupNonUniformBroadcast: case spv::Op::OpGroupNonUniformBroadcastFirst:
+    case spv::Op::OpGroupNonUniformAll: case spv::Op::OpGroupNonUniformAny: case spv::Op::OpGroupNonUniformAllEqual:
+    case spv::Op::OpGroupNonUniformBallot:
+      return true;
+    case spv::Op::OpGroupNonUniformIAdd: case spv::Op::OpGroupNonUniformFAdd: case spv::Op::OpGroupNonUniformIMul:
+    case spv::Op::OpGroupNonUniformFMul: case spv::Op::OpGroupNonUniformSMin: case spv::Op::OpGroupNonUniformUMin:
+    case spv::Op::OpGroupNonUniformFMin: case spv::Op::OpGroupNonUniformSMax: case spv::Op::OpGroupNonUniformUMax:
+    case spv::Op::OpGroupNonUniformFMax: case spv::Op::OpGroupNonUniformBitwiseAnd: case spv::Op::OpGroupNonUniformBitwiseOr:
+    case spv::Op::OpGroupNonUniformBitwiseXor: case spv::Op::OpGroupNonUniformLogicalAnd: case spv::Op::OpGroupNonUniformLogicalOr:
+    case spv::Op::OpGroupNonUniformLogicalXor:
+      return static_cast<spv::GroupOperation>(instruction.word(3)) == spv::GroupOperation::Reduce;
+    default:
+      return false;
+  }
+}
+
 }  // namespace klint

@@ -42,6 +42,12 @@ std::optional<InvocationId> invocation_id(const Module& module, uint32_t id);
 
 bool is_subgroup_builtin(spv::BuiltIn builtin);
 
+// At subgroup scope, subgroup operations whose result is the same for every
+// invocation of the subgroup whatever their operands: a reduction combines
+// every active invocation's value into one, a broadcast hands out one
+// invocation's value, a vote or a ballot one answer for the subgroup.
+bool is_subgroup_wide(const ir::Instruction& instruction);
+
 // Values computed from the result of a subgroup operation or from a subgroup
 // built-in, and the Workgroup arrays that hold such values.
 class SubgroupValues {
