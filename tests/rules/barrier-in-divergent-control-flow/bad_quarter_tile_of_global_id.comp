@@ -8,7 +8,8 @@ shared float tile[64];
 void main() {
     uvec2 t = gl_GlobalInvocationID.xy / 4u;
     if (t.x >= pc.tiles_x) return;
-    tile[gl_LocalInvocationIndex] = data[gl_GlobalInvocationID.x];
+    uint i = gl_GlobalInvocationID.y * 4096u + gl_GlobalInvocationID.x;
+    tile[gl_LocalInvocationIndex] = data[i];
     barrier();  // expect: barrier-in-divergent-control-flow "gl_GlobalInvocationID"
-    data[gl_GlobalInvocationID.x] = tile[63u - gl_LocalInvocationIndex];
+    data[i] = tile[63u - gl_LocalInvocationIndex];
 }
