@@ -196,6 +196,11 @@ bool Uniformity::propagate_value(const ir::Instruction& instruction) {
 }
 
 bool Uniformity::decided_by_votes(const ir::Instruction& comparison) const {
+  if (scope_.level == UniformityScope::Level::Subgroup) {
+    // What the workgroup's published votes decide for the workgroup, they
+    // decide for each subgroup in it.
+    return ir::is_comparison(comparison.opcode()) && module_.uniformity(function_).decided_by_votes(comparison);
+  }
   if (!published_votes_ || !published_votes_->any() || !ir::is_comparison(comparison.opcode())) return false;
   UniformSoFar uniform{[this](uint32_t id) { return !values_.count(id); },
                        [this](uint32_t block) { return block < blocks_.size() && !blocks_[block]; }};

@@ -25,7 +25,7 @@
 // is `cond ? subgroupBroadcastFirst(v) : uniform` under such a condition.
 // Votes each subgroup publishes through workgroup memory decide some
 // comparisons for the whole workgroup, even of values that differ
-// (published_votes.h).
+// (published_votes.h), and so for each subgroup of it.
 #pragma once
 
 #include <optional>
