@@ -35,6 +35,16 @@ invocations store one (`if (lane == 0) partial[warp] = subgroupAdd(v)`). Also
 invocations for the first subgroup (reported for narrower targets only: on
 wider ones the operation runs on the active lanes of one subgroup). HLSL is
 checked the same way (`SV_GroupThreadID % 32`, `WaveGetLaneIndex() == 31`).
+
+In a workgroup of several rows (`local_size_x = 32, local_size_y = 4`),
+`gl_LocalInvocationID.x` taken for the lane is the same assumption without a
+literal: when it decides which invocation stores a subgroup result
+(`if (gl_LocalInvocationID.x == 0) row_sum[row] = subgroupAdd(v)`), or names
+the lane a shuffle or broadcast reads, each row is taken for one subgroup,
+which holds only where subgroups are exactly as wide as a row. When the row
+width is a specialization constant, the host sets it to the device's width,
+and only targets whose compiler picks the width per shader are named: there
+the pipeline runs another width unless it requires one.
 The finding names the targets that run another width.
 
 ## Why it matters
@@ -327,6 +337,7 @@ class SubgroupSizeAssumed final : public Rule {
     if (!values.any()) return;
     Once once;
     check_width_literals(module, options, values, once, report);
+    check_rows_as_subgroups(module, options, values, once, report);
     for (const ir::Function& function : module.functions()) {
       for (const ir::Block& block : function.blocks) {
         for (const ir::Instruction& instruction : block.instructions) {
@@ -358,6 +369,65 @@ class SubgroupSizeAssumed final : public Rule {
       auto diagnostic = report.at(std::move(at), message(what, literal.width, failures)).about(*literal.instruction);
       explain_use(module, diagnostic, *use);
       diagnostic.fix_title(fix(module, literal.lane));
+    }
+  }
+
+  // Whether a use takes the value for a lane: it decides which invocations
+  // store a subgroup result (`if (x == 0) out[row] = s`), or it is the lane a
+  // shuffle or broadcast reads.
+  static bool names_a_lane(const SubgroupUse& use) {
+    if (use.kind == SubgroupUse::Kind::Guard) return use.result && !ir::is_subgroup_operation(use.result->opcode());
+    return use.kind == SubgroupUse::Kind::Operand &&
+           (use.at->opcode() == Op::OpGroupNonUniformShuffle || use.at->opcode() == Op::OpGroupNonUniformBroadcast);
+  }
+
+  // gl_LocalInvocationID.x used as the lane in a workgroup of several rows: each row of local_size_x invocations taken for
+  // one subgroup, which holds only where subgroups are exactly that wide. A
+  // row width from a specialization constant is the host's to set to the
+  // device's width, which is the width a pipeline runs at except where the
+  // compiler picks it per shader: only those targets are named then.
+  static void check_rows_as_subgroups(const Module& module, const RuleOptions& options, const SubgroupValues& values,
+                                      Once& once, Reporter& report) {
+    for (const EntryPoint& entry : module.entry_points()) {
+      if (entry.model != spv::ExecutionModel::GLCompute || !entry.workgroup_size) continue;
+      const auto& size = *entry.workgroup_size;
+      const uint64_t width = size[0].value;
+      if (width < 2 || width > 128 || size[1].value * size[2].value < 2) continue;
+      Failures failures;
+      for (const auto& failure : other_widths(options.targets, static_cast<uint32_t>(width))) {
+        if (!size[0].spec_id || failure.first->subgroup_size.varies_per_shader) failures.push_back(failure);
+      }
+      if (failures.empty()) continue;
+      for (const ir::Function& function : module.functions()) {
+        for (const ir::Block& block : function.blocks) {
+          for (const ir::Instruction& instruction : block.instructions) {
+            if (instruction.result_id() == 0) continue;
+            auto id = invocation_id(module, instruction.result_id());
+            if (!id || !id->direct || id->source.builtin != spv::BuiltIn::LocalInvocationId) continue;
+            if (id->source.component != 0 || !loaded_builtin(module, instruction.result_id())) continue;
+            if (checked_for_width(module, instruction, static_cast<uint32_t>(width))) continue;
+            auto use = subgroup_use(module, values, instruction.result_id());
+            if (!use || !names_a_lane(*use) || checked_for_width(module, *use->at, static_cast<uint32_t>(width))) {
+              continue;
+            }
+            std::string what = fmt::format("{} as the subgroup lane of a {}x{}x{} workgroup", invocation_name(module, *id),
+                                           size[0].value, size[1].value, size[2].value);
+            Location at = module.nearest_location(instruction);
+            if (!once.first_time(at, what)) continue;
+            auto diagnostic = report.at(std::move(at), message(what, static_cast<uint32_t>(width), failures))
+                                  .about(instruction);
+            if (size[0].spec_id) {
+              diagnostic.note(entry.function->definition,
+                              fmt::format("local_size_x comes from specialization constant {} (default {}): a host "
+                                          "that sets it to the device's subgroup size still gets another width "
+                                          "where the compiler picks it per shader, unless the pipeline requires one",
+                                          *size[0].spec_id, width));
+            }
+            explain_use(module, diagnostic, *use);
+            diagnostic.fix_title(fix(module, true));
+          }
+        }
+      }
     }
   }
 
