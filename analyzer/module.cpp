@@ -322,6 +322,12 @@ std::optional<uint64_t> Module::constant_value(uint32_t id, int depth) const {
     return value;
   }
   if (c->opcode() != spv::Op::OpSpecConstantOp || c->operands().size() < 4) return std::nullopt;
+  if (static_cast<spv::Op>(c->word(2)) == spv::Op::OpSelect && c->operands().size() >= 6) {
+    // `(N > W) ? N / W : 1`, as a size or a count.
+    std::optional<bool> condition = constant_bool(c->word(3), depth + 1);
+    if (!condition) return std::nullopt;
+    return constant_value(*condition ? c->word(4) : c->word(5), depth + 1);
+  }
   // `shared float tile[BM * BK]` sizes its array with an expression of
   // specialization constants: evaluate it at their defaults.
   auto a = constant_value(c->word(3), depth + 1);
@@ -346,6 +352,45 @@ std::optional<uint64_t> Module::constant_value(uint32_t id, int depth) const {
   }
   if (result) *result &= mask;
   return result;
+}
+
+std::optional<bool> Module::constant_bool(uint32_t id, int depth) const {
+  const ir::Instruction* c = def(id);
+  if (!c || depth > 32) return std::nullopt;
+  switch (c->opcode()) {
+    case spv::Op::OpConstantTrue: case spv::Op::OpSpecConstantTrue: return true;
+    case spv::Op::OpConstantFalse: case spv::Op::OpSpecConstantFalse: return false;
+    case spv::Op::OpSpecConstantOp: break;
+    default: return std::nullopt;
+  }
+  if (c->operands().size() < 4) return std::nullopt;
+  const auto op = static_cast<spv::Op>(c->word(2));
+  if (op == spv::Op::OpLogicalNot) {
+    std::optional<bool> a = constant_bool(c->word(3), depth + 1);
+    return a ? std::optional<bool>(!*a) : std::nullopt;
+  }
+  if (c->operands().size() < 5) return std::nullopt;
+  if (op == spv::Op::OpLogicalAnd || op == spv::Op::OpLogicalOr || op == spv::Op::OpLogicalEqual ||
+      op == spv::Op::OpLogicalNotEqual) {
+    std::optional<bool> a = constant_bool(c->word(3), depth + 1), b = constant_bool(c->word(4), depth + 1);
+    if (!a || !b) return std::nullopt;
+    if (op == spv::Op::OpLogicalAnd) return *a && *b;
+    if (op == spv::Op::OpLogicalOr) return *a || *b;
+    return op == spv::Op::OpLogicalEqual ? *a == *b : *a != *b;
+  }
+  // Unsigned comparisons of integer constants; signed ones of values that
+  // fit in 63 bits read the same.
+  std::optional<uint64_t> a = constant_value(c->word(3), depth + 1), b = constant_value(c->word(4), depth + 1);
+  if (!a || !b) return std::nullopt;
+  switch (op) {
+    case spv::Op::OpIEqual: return *a == *b;
+    case spv::Op::OpINotEqual: return *a != *b;
+    case spv::Op::OpUGreaterThan: return *a > *b;
+    case spv::Op::OpUGreaterThanEqual: return *a >= *b;
+    case spv::Op::OpULessThan: return *a < *b;
+    case spv::Op::OpULessThanEqual: return *a <= *b;
+    default: return std::nullopt;
+  }
 }
 
 std::optional<spv::StorageClass> Module::storage_class(uint32_t pointer_id) const {

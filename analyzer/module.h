@@ -103,7 +103,8 @@ class Module {
   // The SpecId of a specialization constant.
   std::optional<uint32_t> spec_id(uint32_t constant_id) const;
   // The integer value of an OpConstant, of a specialization constant at its
-  // default, or of an OpSpecConstantOp of integer arithmetic over those.
+  // default, or of an OpSpecConstantOp of integer arithmetic over those (a
+  // select on a comparison of them included).
   std::optional<uint64_t> constant_value(uint32_t id) const;
   // The storage class of a pointer-typed value, if it is one.
   std::optional<spv::StorageClass> storage_class(uint32_t pointer_id) const;
@@ -169,6 +170,9 @@ class Module {
   std::optional<std::array<WorkgroupDimension, 3>> workgroup_size(const EntryPoint& entry) const;
   std::optional<WorkgroupDimension> dimension(uint32_t constant_id) const;
   std::optional<uint64_t> constant_value(uint32_t id, int depth) const;
+  // A boolean constant, or a specialization constant's comparison of integer
+  // constants, at their defaults.
+  std::optional<bool> constant_bool(uint32_t id, int depth) const;
   template <class Match>
   std::optional<Location> find_line(Match&& match, std::string_view token) const;
 
