@@ -25,7 +25,13 @@ and its relatives, `OpControlBarrier` with workgroup execution scope) that sits
 under a branch, a loop or after an early `return` whose condition can differ
 between the invocations of one workgroup, because it derives from
 `gl_LocalInvocationID`, `gl_GlobalInvocationID`, a subgroup id, an atomic
-result or another per-invocation value.
+result or another per-invocation value. A value loaded from a storage buffer
+that the shader itself writes (a store or an atomic on the same variable, at
+bytes the load may read) is one of them, even at an address every invocation
+shares: an invocation of this workgroup or of another one running alongside
+may write it between the loads of two invocations. The classic case is an
+error flag that every invocation tests on entry (`if (failed != 0) return;`)
+while an allocator in the same shader sets it when it runs out of memory.
 
 ## Why it matters
 Every invocation of a workgroup must execute the same barrier, the same number
@@ -66,7 +72,13 @@ void main() {
 ## Exceptions
 Conditions on values that are the same for the whole workgroup stay silent:
 `gl_WorkGroupID`, `gl_NumWorkGroups`, push constants, specialization constants,
-uniform buffers, and loads at uniform addresses. A barrier with subgroup
+uniform buffers, and loads at uniform addresses from workgroup memory or from
+storage buffers the shader does not write (`readonly` ones, or members no
+store or atomic of the shader reaches: a write in bounds of an array never
+reaches the member beside it). To test a flag the shader may set, let one
+invocation load it into shared memory and test that after a barrier, or let
+the flag guard each invocation's work without skipping a barrier
+(`bool ok = failed == 0; if (ok) { ... } barrier();`). A barrier with subgroup
 execution scope is not a workgroup barrier and is not checked here, nor is one
 whose execution scope is a specialization constant the host may set.
 
