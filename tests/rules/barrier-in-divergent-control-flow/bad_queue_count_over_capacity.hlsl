@@ -2,7 +2,7 @@
 // stops; invocations of one group may load it on either side of another
 // group's InterlockedAdd.
 RWByteAddressBuffer queue : register(u0);
-cbuffer Params : register(b0) { uint capacity; uint rounds; };
+cbuffer Params : register(b1) { uint capacity; uint rounds; };
 groupshared uint batch[64];
 
 [numthreads(64, 1, 1)]

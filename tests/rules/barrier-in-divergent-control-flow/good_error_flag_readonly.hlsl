@@ -1,7 +1,7 @@
 // HLSL: the flag is in a read-only StructuredBuffer; the shader writes only
 // the pool.
 StructuredBuffer<uint> status : register(t0);
-RWStructuredBuffer<uint> pool : register(u0);
+RWStructuredBuffer<uint> pool : register(u1);
 groupshared uint offsets[64];
 
 [numthreads(64, 1, 1)]
