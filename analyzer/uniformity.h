@@ -6,10 +6,25 @@
 // with divergent values. Divergence flows through data (an instruction with a
 // divergent operand), through control (a block controlled by a divergent
 // branch; a phi joining the paths of one), and out of loops that invocations
-// leave at different iterations. Loads at uniform addresses from buffers,
-// push constants and workgroup memory are uniform: a value written by one
-// invocation and read by all after a barrier is the same for all of them, and
-// whether the barrier is there is the race rules' business, not this one's.
+// leave at different iterations. Loads at uniform addresses from uniform
+// buffers, push constants and workgroup memory are uniform: a value written by
+// one invocation and read by all after a barrier is the same for all of them,
+// and whether the barrier is there is the race rules' business, not this one's.
+//
+// Storage-buffer memory is different: invocations of other workgroups run
+// alongside, and no barrier orders their writes before this workgroup's
+// loads. A load at a uniform address from a storage buffer (or through a
+// physical storage buffer pointer) that the shader itself writes (a store or
+// an atomic, in any function the entry point calls, on the same variable at
+// bytes the load may touch) is divergent: another invocation may write it
+// between the loads of two invocations, as when every stage begins with
+// `if (error_flag != 0) return;` and an allocator in the same shader sets the
+// flag when it runs out. Accesses in bounds stay inside the struct member and
+// array element they index, so a flag and an array beside it in one block are
+// apart whatever the array's index. Buffers the shader never writes (those
+// declared `readonly` among them) keep uniform loads. Only at workgroup scope:
+// the lanes of a subgroup that run a load together read it in one
+// instruction.
 //
 // At subgroup scope fewer values differ: the subgroup's id, and the results of
 // reductions, broadcasts, votes and ballots, are the same for every invocation
@@ -47,7 +62,7 @@ struct Divergence {
     Atomic,       // the result of an atomic operation
     Subgroup,     // a subgroup operation whose result depends on which lanes are active
     Operand,      // computed from a divergent value
-    Memory,       // loaded from memory that divergent values were stored to
+    Memory,       // loaded from memory that divergent values were stored to, or that the shader writes
     Join,         // a phi joining the paths of a divergent branch
     LoopExit,     // defined in a loop that invocations leave at different iterations
     IndexSplit,   // subgroup scope: an invocation index compared against a bound inside a subgroup
@@ -55,7 +70,9 @@ struct Divergence {
   Kind kind;
   // The instruction responsible: the load of the built-in, the atomic, the
   // divergent operand's definition, the store, the divergent branch, or for
-  // Kind::IndexSplit the definition of the index.
+  // Kind::IndexSplit the definition of the index. For Kind::Memory of a
+  // storage buffer, the store or atomic that writes what the load reads: the
+  // source, which chain() does not follow further.
   const ir::Instruction* cause = nullptr;
   std::optional<spv::BuiltIn> builtin;  // for Kind::BuiltIn
   // For Kind::IndexSplit: the lowest index on the upper side of the comparison
@@ -111,6 +128,9 @@ class Uniformity {
   void compute_bases();
   bool cancels_out(const ir::Instruction& instruction) const;
   bool propagate_memory();
+  bool propagate_written_loads();
+  void find_buffer_writes();
+  const ir::Instruction* written_by_shader(const ir::Instruction& load) const;
   bool propagate_control();
   bool mark_loop_exits(uint32_t branch, const ir::Instruction* cause);
   void find_loops();
@@ -124,6 +144,19 @@ class Uniformity {
   UniformityScope scope_;
   std::unordered_map<uint32_t, Divergence> values_;
   std::unordered_map<uint32_t, const ir::Instruction*> variables_;  // tainted memory -> store
+  // Stores and atomics on storage buffers in the functions the entry point
+  // runs: the variable, the bytes the write may touch ([low, high); no high
+  // past the end of a runtime array), and the instruction.
+  struct BufferWrite {
+    uint32_t variable = 0;
+    uint64_t low = 0;
+    std::optional<uint64_t> high;
+    const ir::Instruction* instruction = nullptr;
+  };
+  std::vector<BufferWrite> buffer_writes_;
+  const ir::Instruction* physical_write_ = nullptr;  // a write through a physical storage buffer pointer
+  // Loads of this function from memory the shader writes, each with such a write.
+  std::vector<std::pair<const ir::Instruction*, const ir::Instruction*>> written_loads_;
   std::vector<const ir::Instruction*> blocks_;                      // divergent branch by block
   // By block: a condition guarding it says one subgroup is the workgroup.
   std::vector<bool> one_subgroup_;

@@ -1,7 +1,9 @@
 #include <deque>
+#include <filesystem>
 
 #include "analyzer/barriers.h"
 #include "analyzer/loops.h"
+#include "analyzer/pointers.h"
 #include "analyzer/uniformity.h"
 #include "rules/rule.h"
 
@@ -23,7 +25,13 @@ and its relatives, `OpControlBarrier` with workgroup execution scope) that sits
 under a branch, a loop or after an early `return` whose condition can differ
 between the invocations of one workgroup, because it derives from
 `gl_LocalInvocationID`, `gl_GlobalInvocationID`, a subgroup id, an atomic
-result or another per-invocation value.
+result or another per-invocation value. A value loaded from a storage buffer
+that the shader itself writes (a store or an atomic on the same variable, at
+bytes the load may read) is one of them, even at an address every invocation
+shares: an invocation of this workgroup or of another one running alongside
+may write it between the loads of two invocations. The classic case is an
+error flag that every invocation tests on entry (`if (failed != 0) return;`)
+while an allocator in the same shader sets it when it runs out of memory.
 
 ## Why it matters
 Every invocation of a workgroup must execute the same barrier, the same number
@@ -64,7 +72,13 @@ void main() {
 ## Exceptions
 Conditions on values that are the same for the whole workgroup stay silent:
 `gl_WorkGroupID`, `gl_NumWorkGroups`, push constants, specialization constants,
-uniform buffers, and loads at uniform addresses. A barrier with subgroup
+uniform buffers, and loads at uniform addresses from workgroup memory or from
+storage buffers the shader does not write (`readonly` ones, or members no
+store or atomic of the shader reaches: a write in bounds of an array never
+reaches the member beside it). To test a flag the shader may set, let one
+invocation load it into shared memory and test that after a barrier, or let
+the flag guard each invocation's work without skipping a barrier
+(`bool ok = failed == 0; if (ok) { ... } barrier();`). A barrier with subgroup
 execution scope is not a workgroup barrier and is not checked here, nor is one
 whose execution scope is a specialization constant the host may set.
 
@@ -90,9 +104,60 @@ bool makes_workgroup_wait(const Module& module, const ir::Instruction& instructi
   return barrier && surely(barrier->waits_for_workgroup());
 }
 
-std::string source_name(const Uniformity& uniformity, uint32_t condition) {
+// The load of buffer memory the shader writes that a divergent condition
+// comes from, if it does: the value before the write in the chain.
+const ir::Instruction* written_load(const Module& module, const Uniformity& uniformity, uint32_t condition) {
+  auto chain = uniformity.chain(condition);
+  if (chain.empty()) return nullptr;
+  const ir::Instruction* load = chain.size() > 1 ? chain[chain.size() - 2] : module.def(condition);
+  const Divergence* why = load ? uniformity.value(load->result_id()) : nullptr;
+  if (!why || why->kind != Divergence::Kind::Memory || why->cause != chain.back() || load->opcode() != Op::OpLoad) {
+    return nullptr;
+  }
+  return load;
+}
+
+std::string source_name(const Module& module, const Uniformity& uniformity, uint32_t condition) {
   if (auto builtin = uniformity.source_builtin(condition)) return glsl_name(*builtin);
+  if (written_load(module, uniformity, condition)) return "a value loaded from buffer memory that the shader writes";
   return "a value that differs between invocations";
+}
+
+// "`name`" for a load of a buffer's member `name` (the innermost named member
+// on the way), else the buffer's name.
+std::string loaded_name(const Module& module, const ir::Instruction& load) {
+  std::optional<PointerPath> path = pointer_path(module, load.word(2));
+  if (!path) return "this value";
+  std::string name = module.variable_name(path->variable->result_id());
+  const ir::Instruction* pointer_type = module.def(path->variable->type_id());
+  const ir::Instruction* type =
+      pointer_type && pointer_type->opcode() == Op::OpTypePointer ? module.def(pointer_type->word(2)) : nullptr;
+  for (uint32_t index : path->indices) {
+    if (!type) break;
+    if (type->opcode() == Op::OpTypeStruct) {
+      auto member = module.constant_value(index);
+      if (!member || *member + 1 >= type->operands().size()) break;
+      std::string member_name = module.member_name(type->result_id(), static_cast<uint32_t>(*member));
+      if (!member_name.empty() && member_name.front() != '@') name = member_name;  // not HLSL's `@data`
+      type = module.def(type->word(1 + static_cast<size_t>(*member)));
+    } else if (type->opcode() == Op::OpTypeArray || type->opcode() == Op::OpTypeRuntimeArray) {
+      type = module.def(type->word(1));
+    } else {
+      break;
+    }
+  }
+  return fmt::format("`{}`", name);
+}
+
+// Where the write is, for a note at the load: its line, with its file when
+// that is another.
+std::string write_place(const Module& module, const ir::Instruction& load, const ir::Instruction& write) {
+  Location at = module.nearest_location(write), from = module.location(load);
+  if (!at.has_line()) return "";
+  if (at.file != from.file && !at.file.empty()) {
+    return fmt::format(" ({}:{})", std::filesystem::path(at.file).filename().string(), at.line);
+  }
+  return fmt::format(" (line {})", at.line);
 }
 
 std::string branch_note(const ir::Function& function, const Cfg& cfg, uint32_t branch, uint32_t barrier,
@@ -147,7 +212,7 @@ class BarrierInDivergentControlFlow final : public Rule {
                              const Uniformity& uniformity, uint32_t block, const ir::Instruction& barrier,
                              const ir::Instruction& branch, Reporter& report) {
     uint32_t condition = branch.word(0);
-    std::string source = source_name(uniformity, condition);
+    std::string source = source_name(module, uniformity, condition);
     const ir::Block* branch_block = module.block_of(branch);
     uint32_t branch_index = static_cast<uint32_t>(cfg.index_of(branch_block->id()));
     Location at = module.location(barrier);
@@ -155,7 +220,12 @@ class BarrierInDivergentControlFlow final : public Rule {
     auto diagnostic = report.at(std::move(at), fmt::format("barrier in control flow that depends on {}", source));
     diagnostic.note(branch, branch_note(function, cfg, branch_index, block, source));
     auto chain = uniformity.chain(condition);
-    if (!chain.empty()) {
+    if (const ir::Instruction* load = written_load(module, uniformity, condition)) {
+      diagnostic.note(*load, fmt::format("{} is loaded from buffer memory that this shader writes{}: an invocation of "
+                                         "this workgroup or of another may write it between the loads of two "
+                                         "invocations, so they may read different values",
+                                         loaded_name(module, *load), write_place(module, *load, *chain.back())));
+    } else if (!chain.empty()) {
       Location origin = module.location(*chain.back());
       if (auto builtin = uniformity.source_builtin(condition)) origin.token = glsl_name(*builtin);
       diagnostic.note(std::move(origin), source_note(module, uniformity, *chain.back()));

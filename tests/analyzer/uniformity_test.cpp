@@ -193,6 +193,28 @@ TEST(Uniformity, LoadsAtUniformAddressesAreUniform) {
   EXPECT_EQ(divergent(probes), (std::vector<bool>{false, false, false, true}));
 }
 
+TEST(Uniformity, LoadsOfBufferMemoryTheShaderWritesAreDivergent) {
+  // Another invocation may write between the loads of two: the flag and the
+  // counter an atomic updates, and the array elements a store may reach. The
+  // member beside them that nothing writes, and a read-only buffer, stay
+  // uniform.
+  const std::string body = R"(
+    if (failed != 0u) barrier();
+    if (next > 4u) barrier();
+    if (words[n] > 2u) barrier();
+    if (cursor > 2u) barrier();
+    if (stopped != 0u) barrier();
+    uint at = atomicAdd(next, 1u);
+    words[at] = 1u;
+    if (at > 100u) atomicMax(failed, 1u);)";
+  const std::string declarations =
+      "layout(binding = 1) buffer Pool { uint next; uint failed; uint cursor; uint words[]; };\n"
+      "layout(binding = 2) readonly buffer Status { uint stopped; };\n";
+  EXPECT_EQ(divergent(probe(body, declarations)), (std::vector<bool>{true, true, true, false, false}));
+  // Lanes that run a load together read it at once.
+  EXPECT_EQ(divergent(probe(body, declarations, 128u)), (std::vector<bool>{false, false, false, false, false}));
+}
+
 TEST(Uniformity, WhereOneSubgroupIsTheWorkgroupSubgroupResultsAreUniform) {
   auto probes = probe(R"(
     uint v = data[gl_LocalInvocationID.x];

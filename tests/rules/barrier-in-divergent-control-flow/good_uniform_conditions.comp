@@ -4,6 +4,7 @@ layout(local_size_x = 64) in;
 layout(constant_id = 0) const uint MODE = 1;
 layout(binding = 0) uniform Params { uint passes; uint flags; };
 layout(binding = 1) buffer Data { float data[]; };
+layout(binding = 2) readonly buffer Bias { float bias[]; };
 layout(push_constant) uniform P { uint n; };
 shared float tile[64];
 
@@ -19,6 +20,6 @@ void main() {
         tile[tid] += 1.0;
         barrier();
     }
-    if (gl_NumWorkGroups.x > 1u && data[0] > 0.0) barrier();
+    if (gl_NumWorkGroups.x > 1u && bias[0] > 0.0) barrier();
     data[gl_GlobalInvocationID.x] = tile[63 - tid];
 }
