@@ -36,6 +36,15 @@ invocations for the first subgroup (reported for narrower targets only: on
 wider ones the operation runs on the active lanes of one subgroup). HLSL is
 checked the same way (`SV_GroupThreadID % 32`, `WaveGetLaneIndex() == 31`).
 
+Lane masks kept in 32-bit words are checked the same way: `gl_SubgroupSize >>
+5` (or `/ 32`) for the words of a subgroup, which is 0 where subgroups are
+narrower than 32; `1u << gl_SubgroupInvocationID` in a 32-bit word, which is
+undefined for lanes 32 and up; and a ballot read only through its first word
+(`subgroupBallot(p).x`, `WaveActiveBallot(p).x`), which leaves lanes 32 and
+up out. Code that compares the lane with 32 (`if (gl_SubgroupInvocationID <
+32u)`) keeps those lanes out of its words itself, and is not reported for
+the last two.
+
 In a workgroup of several rows (`local_size_x = 32, local_size_y = 4`),
 `gl_LocalInvocationID.x` taken for the lane is the same assumption without a
 literal: when it decides which invocation stores a subgroup result
@@ -342,6 +351,7 @@ class SubgroupSizeAssumed final : public Rule {
       for (const ir::Block& block : function.blocks) {
         for (const ir::Instruction& instruction : block.instructions) {
           check_builtin_literal(module, options, instruction, once, report);
+          check_lane_words(module, options, instruction, once, report);
           check_first_invocations(module, options, instruction, once, report);
         }
       }
@@ -428,6 +438,126 @@ class SubgroupSizeAssumed final : public Rule {
           }
         }
       }
+    }
+  }
+
+  // Ballots and lane masks in 32-bit words, taken as one word per subgroup
+  // or as whole words: `gl_SubgroupSize >> 5` (0 on narrower subgroups),
+  // `1u << gl_SubgroupInvocationID` (a shift past the word for lanes 32 and
+  // up) and a ballot read only through `.x` (lanes 32 and up left out).
+  // Whether the module compares the lane with 32 (`if (gl_SubgroupInvocationID
+  // < 32u)`): code that keeps lanes 32 and up out of its words handles them.
+  static bool compares_lane_with_32(const Module& module) {
+    for (const ir::Function& function : module.functions()) {
+      for (const ir::Block& block : function.blocks) {
+        for (const ir::Instruction& comparison : block.instructions) {
+          if (!ir::is_comparison(comparison.opcode()) || comparison.operands().size() != 4) continue;
+          for (int side = 0; side < 2; ++side) {
+            auto builtin = loaded_builtin(module, comparison.word(2 + side));
+            auto literal = literal_value(module, comparison.word(3 - side));
+            if (builtin && builtin->builtin == spv::BuiltIn::SubgroupLocalInvocationId && literal &&
+                (*literal == 31 || *literal == 32)) {
+              return true;
+            }
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  static void check_lane_words(const Module& module, const RuleOptions& options, const ir::Instruction& instruction,
+                               Once& once, Reporter& report) {
+    const Op op = instruction.opcode();
+    auto builtin_is = [&](uint32_t id, spv::BuiltIn builtin) {
+      auto loaded = loaded_builtin(module, id);
+      return loaded && loaded->builtin == builtin;
+    };
+    auto targets = [&](bool wider) {
+      Failures failures;
+      for (const auto& failure : other_widths(options.targets, 32)) {
+        if (wider ? failure.second.max > 32 : failure.second.min < 32) failures.push_back(failure);
+      }
+      return failures;
+    };
+    auto describe = [](const WidthRange& r) {
+      return r.min == r.max ? fmt::format("{} wide", r.min) : fmt::format("{} to {} wide, chosen per shader", r.min, r.max);
+    };
+    std::string size = subgroup_builtin_name(module, spv::BuiltIn::SubgroupSize);
+    std::string lane = subgroup_builtin_name(module, spv::BuiltIn::SubgroupLocalInvocationId);
+    if ((op == Op::OpShiftRightLogical || op == Op::OpUDiv) && instruction.operands().size() == 4 &&
+        builtin_is(instruction.word(2), spv::BuiltIn::SubgroupSize)) {
+      const uint64_t literal = op == Op::OpShiftRightLogical ? 5 : 32;
+      if (literal_value(module, instruction.word(3)) != literal) return;
+      Failures narrower = targets(false);
+      if (narrower.empty() || checked_for_width(module, instruction, 32)) return;
+      std::string what = fmt::format("{} {} {}", size, op == Op::OpShiftRightLogical ? ">>" : "/", literal);
+      Location at = at_literal(module, instruction, literal);
+      if (!once.first_time(at, what)) return;
+      report.at(std::move(at), fmt::format("'{}' counts the subgroup's 32-lane words and is 0 where subgroups are "
+                                           "narrower than 32; {} {} narrower ones",
+                                           what, failing_targets(narrower, describe),
+                                           narrower.size() == 1 ? "runs" : "run"))
+          .about(instruction)
+          .fix_title(fmt::format("round up: ({} + 31) / 32", size));
+      return;
+    }
+    if (op == Op::OpShiftLeftLogical && instruction.operands().size() == 4 &&
+        builtin_is(instruction.word(3), spv::BuiltIn::SubgroupLocalInvocationId) && !compares_lane_with_32(module)) {
+      const ir::Instruction* type = module.def(instruction.type_id());
+      if (!type || type->opcode() != Op::OpTypeInt || type->word(1) != 32) return;
+      Failures wider = targets(true);
+      if (wider.empty() || checked_for_width(module, instruction, 32)) return;
+      std::string what = fmt::format("a 32-bit shift by {}", lane);
+      Location at = module.nearest_location(instruction);
+      if (!once.first_time(at, what)) return;
+      report.at(std::move(at), fmt::format("{} is undefined for lanes 32 and up; {} {} wider subgroups", what,
+                                           failing_targets(wider, describe), wider.size() == 1 ? "runs" : "run"))
+          .about(instruction)
+          .fix_title(module.is_hlsl() ? "use the uint4 of WaveActiveBallot and its word lane / 32"
+                                      : "use subgroupBallot and gl_SubgroupEqMask / gl_SubgroupLtMask, which hold every lane");
+      return;
+    }
+    if (op == Op::OpGroupNonUniformBallot && instruction.result_id() != 0 && !compares_lane_with_32(module)) {
+      // The ballot's uses, through a function variable it is stored to.
+      const ir::Instruction* first_word = nullptr;
+      std::vector<uint32_t> values{instruction.result_id()};
+      for (size_t i = 0; i < values.size() && i < 16; ++i) {
+        for (const ir::Instruction* use : module.uses(values[i])) {
+          if (use->opcode() == Op::OpStore && use->word(1) == values[i] &&
+              module.storage_class(use->word(0)) == spv::StorageClass::Function) {
+            for (const ir::Instruction* access : module.uses(use->word(0))) {
+              if (access->opcode() == Op::OpLoad) {
+                values.push_back(access->result_id());
+              } else if (access->opcode() == Op::OpAccessChain && access->word(2) == use->word(0) &&
+                         access->operands().size() == 4 && module.constant_value(access->word(3)) == 0u) {
+                for (const ir::Instruction* load : module.uses(access->result_id())) {
+                  if (load->opcode() == Op::OpName) continue;
+                  if (load->opcode() != Op::OpLoad) return;
+                  if (!first_word) first_word = load;
+                }
+              } else if (access->opcode() != Op::OpStore && access->opcode() != Op::OpName) {
+                return;  // another word, or a call that may read any
+              }
+            }
+            continue;
+          }
+          if (use->opcode() != Op::OpCompositeExtract || use->operands().size() != 4 || use->word(3) != 0) return;
+          if (!first_word) first_word = use;
+        }
+      }
+      Failures wider = targets(true);
+      if (!first_word || wider.empty() || checked_for_width(module, instruction, 32)) return;
+      std::string what = "only the first word of a ballot";
+      Location at = module.nearest_location(*first_word);
+      if (!once.first_time(at, what)) return;
+      report.at(std::move(at), fmt::format("{} is read: it holds lanes 0 to 31, and {} {} wider subgroups, whose "
+                                           "other lanes it leaves out",
+                                           what, failing_targets(wider, describe), wider.size() == 1 ? "runs" : "run"))
+          .about(*first_word)
+          .note(instruction, "the ballot is taken here")
+          .fix_title(module.is_hlsl() ? "count with WaveActiveCountBits, or read every word of the ballot"
+                                      : "count with subgroupBallotBitCount, or read every word of the ballot");
     }
   }
 

@@ -13,5 +13,5 @@ void main(uint3 dtid : SV_DispatchThreadID) {
     float total = WaveActiveSum(input[tid]);
     uint slot = WavePrefixCountBits(input[tid] > 0.0) + WaveActiveCountBits(input[tid] > 1.0);
     uint4 ballot = WaveActiveBallot(input[tid] > 2.0);
-    output[tid] = input[tid] / total + WavePrefixSum(input[tid]) + slot + ballot.x;
+    output[tid] = input[tid] / total + WavePrefixSum(input[tid]) + slot + countbits(ballot.x) + countbits(ballot.y);
 }
