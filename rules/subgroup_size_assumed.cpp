@@ -42,8 +42,8 @@ narrower than 32; `1u << gl_SubgroupInvocationID` in a 32-bit word, which is
 undefined for lanes 32 and up; and a ballot read only through its first word
 (`subgroupBallot(p).x`, `WaveActiveBallot(p).x`), which leaves lanes 32 and
 up out. Code that compares the lane with 32 (`if (gl_SubgroupInvocationID <
-32u)`) keeps those lanes out of its words itself, and is not reported for
-the last two.
+32u)`) keeps those lanes out of its words itself, and a workgroup of at most
+32 invocations never fills them: neither is reported for the last two.
 
 In a workgroup of several rows (`local_size_x = 32, local_size_y = 4`),
 `gl_LocalInvocationID.x` taken for the lane is the same assumption without a
@@ -446,8 +446,19 @@ class SubgroupSizeAssumed final : public Rule {
   // `1u << gl_SubgroupInvocationID` (a shift past the word for lanes 32 and
   // up) and a ballot read only through `.x` (lanes 32 and up left out).
   // Whether the module compares the lane with 32 (`if (gl_SubgroupInvocationID
-  // < 32u)`): code that keeps lanes 32 and up out of its words handles them.
+  // < 32u)`), or its workgroup has no more than 32 invocations: either way no
+  // lane from 32 up reaches its words.
   static bool compares_lane_with_32(const Module& module) {
+    // A workgroup of at most 32 invocations never fills more than 32 lanes.
+    bool small = false;
+    for (const EntryPoint& entry : module.entry_points()) {
+      if (entry.model != spv::ExecutionModel::GLCompute || !entry.workgroup_size) continue;
+      const auto& size = *entry.workgroup_size;
+      if (size[0].spec_id || size[1].spec_id || size[2].spec_id) return false;
+      if (size[0].value * size[1].value * size[2].value > 32) return false;
+      small = true;
+    }
+    if (small) return true;
     for (const ir::Function& function : module.functions()) {
       for (const ir::Block& block : function.blocks) {
         for (const ir::Instruction& comparison : block.instructions) {
