@@ -242,7 +242,7 @@ bool PublishedVotes::indexes_subgroup(uint32_t id) const {
   return one_row;
 }
 
-bool PublishedVotes::covers_subgroups(uint32_t count) const {
+bool PublishedVotes::covers_subgroups(uint32_t count, bool exactly) const {
   // A loop `s < count` from 0 reads every subgroup's slot: count is
   // gl_NumSubgroups, or at least ceil(invocations / size) at every subgroup
   // size of a workgroup whose size is known.
@@ -288,6 +288,7 @@ bool PublishedVotes::covers_subgroups(uint32_t count) const {
     };
     auto read = value(count, 0);
     if (!read || *read < static_cast<int64_t>(subgroups)) return false;
+    if (exactly && *read != static_cast<int64_t>(subgroups)) return false;
   }
   return true;
 }
@@ -510,6 +511,181 @@ std::optional<PublishedVotes::Fold> PublishedVotes::fold(uint32_t phi, const Uni
   }
   if (!found) return std::nullopt;
   return Fold{found, values->first, operation->max, operation->domain, operation->ignores_nan};
+}
+
+bool PublishedVotes::same_in_subgroup(uint32_t id, const UniformSoFar& uniform, int depth) const {
+  // Built from subgroup-wide results, subgroup built-ins and values the same
+  // in the whole workgroup, by arithmetic.
+  if (depth > 16) return false;
+  id = copied_value(module_, id);
+  if (uniform.value(id)) return true;
+  if (auto builtin = loaded_builtin(module_, id)) {
+    return builtin->builtin == spv::BuiltIn::SubgroupId || builtin->builtin == spv::BuiltIn::SubgroupSize ||
+           builtin->builtin == spv::BuiltIn::NumSubgroups;
+  }
+  const ir::Instruction* definition = module_.def(id);
+  if (!definition) return false;
+  if (is_subgroup_wide(*definition)) return true;
+  switch (definition->opcode()) {
+    case Op::OpIAdd: case Op::OpISub: case Op::OpIMul: case Op::OpShiftLeftLogical: case Op::OpShiftRightLogical:
+    case Op::OpBitwiseAnd: case Op::OpBitwiseOr: case Op::OpBitwiseXor: case Op::OpCompositeExtract:
+    case Op::OpNot: case Op::OpBitcast: case Op::OpUConvert:
+      for (uint32_t input : definition->input_ids()) {
+        if (!module_.def(input) || module_.def(input)->opcode() == Op::OpConstant) continue;
+        if (!same_in_subgroup(input, uniform, depth + 1)) return false;
+      }
+      return true;
+    default: return false;
+  }
+}
+
+bool PublishedVotes::power_of_two_workgroup() const {
+  // gl_NumSubgroups is a power of two at every subgroup size when the
+  // workgroup's size is, and then i ^ s for i in 1..n-1 visits every slot
+  // but s once.
+  if (!module_.workgroup_size_declared()) return false;
+  bool any = false;
+  for (const EntryPoint& entry : module_.entry_points()) {
+    if (entry.model != spv::ExecutionModel::GLCompute) continue;
+    if (!entry.workgroup_size) return false;
+    uint64_t total = 1;
+    for (const WorkgroupDimension& dimension : *entry.workgroup_size) {
+      if (dimension.spec_id) return false;
+      total *= dimension.value;
+    }
+    if (total == 0 || (total & (total - 1)) != 0) return false;
+    any = true;
+  }
+  return any;
+}
+
+bool PublishedVotes::all_reduced(uint32_t phi, const UniformSoFar& uniform) const {
+  const ir::Instruction* definition = module_.def(phi);
+  if (!definition || definition->opcode() != Op::OpPhi || definition->operands().size() != 6 ||
+      !power_of_two_workgroup()) {
+    return false;
+  }
+  const Cfg& cfg = module_.cfg(function_);
+  const DominatorTree& dominators = module_.dominators(function_);
+  int header = block_index(module_, cfg, *definition);
+  const Loop* loop = nullptr;
+  for (const Loop& candidate : module_.loops(function_)) {
+    if (static_cast<int>(candidate.header) == header) loop = &candidate;
+  }
+  if (!loop) return false;
+  auto inside = [&](uint32_t label) {
+    int block = cfg.index_of(label);
+    return block >= 0 && loop->body[static_cast<uint32_t>(block)];
+  };
+  auto incoming = [&](const ir::Instruction& header_phi) -> std::optional<std::pair<uint32_t, uint32_t>> {
+    bool first_inside = inside(header_phi.word(3)), second_inside = inside(header_phi.word(5));
+    if (first_inside == second_inside) return std::nullopt;
+    return first_inside ? std::pair(header_phi.word(4), header_phi.word(2))
+                        : std::pair(header_phi.word(2), header_phi.word(4));
+  };
+  auto values = incoming(*definition);
+  if (!values) return false;
+  const ir::Instruction* update = module_.def(values->second);
+  if (!update) return false;
+  uint32_t slot = 0;
+  if (extremum_of(*update)) {  // GLSL.std.450 max or min: its operands come after the instruction number
+    slot = update->word(4) == phi ? update->word(5) : update->word(5) == phi ? update->word(4) : 0;
+  } else {
+    const Op op = update->opcode();
+    if ((op != Op::OpBitwiseOr && op != Op::OpBitwiseAnd && op != Op::OpBitwiseXor && op != Op::OpIAdd) ||
+        update->operands().size() != 4) {
+      return false;
+    }
+    slot = update->word(2) == phi ? update->word(3) : update->word(3) == phi ? update->word(2) : 0;
+  }
+  const ir::Instruction* load = module_.def(slot);
+  if (!load || load->opcode() != Op::OpLoad) return false;
+  Access access = access_of(module_, load->word(2));
+  if (!access.variable || access.indices.size() != 1) return false;
+  // The slot: i ^ gl_SubgroupID, i the loop's counter from 1 by 1.
+  const ir::Instruction* index = module_.def(copied_value(module_, access.indices.front()));
+  if (!index || index->opcode() != Op::OpBitwiseXor) return false;
+  const ir::Instruction* counter = nullptr;
+  for (int side = 0; side < 2; ++side) {
+    const ir::Instruction* candidate = module_.def(copied_value(module_, index->word(2 + side)));
+    if (candidate && candidate->opcode() == Op::OpPhi && indexes_subgroup(index->word(3 - side))) counter = candidate;
+  }
+  if (!counter || counter->operands().size() != 6 || block_index(module_, cfg, *counter) != header) return false;
+  auto steps = incoming(*counter);
+  if (!steps || literal_value(module_, steps->first) != 1u) return false;
+  const ir::Instruction* step = module_.def(steps->second);
+  if (!step || step->opcode() != Op::OpIAdd) return false;
+  bool adds_one = (step->word(2) == counter->result_id() && literal_value(module_, step->word(3)) == 1u) ||
+                  (step->word(3) == counter->result_id() && literal_value(module_, step->word(2)) == 1u);
+  if (!adds_one) return false;
+  // One way out, `i < gl_NumSubgroups` failing, before the slot is read; the
+  // update on every iteration that goes round.
+  std::optional<uint32_t> exit;
+  for (uint32_t block = 0; block < cfg.size(); ++block) {
+    if (!loop->body[block]) continue;
+    if (cfg.is_exit(block)) return false;
+    for (uint32_t next : cfg.successors(block)) {
+      if (loop->body[next]) continue;
+      if (exit && *exit != block) return false;
+      exit = block;
+    }
+  }
+  if (!exit) return false;
+  const ir::Instruction& branch = function_.blocks[*exit].terminator();
+  if (branch.opcode() != Op::OpBranchConditional || !uniform.value(branch.word(0))) return false;
+  const ir::Instruction* test = module_.def(copied_value(module_, branch.word(0)));
+  if (!test || !ir::is_comparison(test->opcode())) return false;
+  Op stays = inside(branch.word(1)) ? test->opcode() : ir::negated_comparison(test->opcode());
+  uint32_t count = test->word(3);
+  if (copied_value(module_, test->word(3)) == counter->result_id()) {
+    stays = ir::swapped_comparison(stays);
+    count = test->word(2);
+  } else if (copied_value(module_, test->word(2)) != counter->result_id()) {
+    return false;
+  }
+  if ((stays != Op::OpULessThan && stays != Op::OpSLessThan) || !covers_subgroups(count, true)) return false;
+  int load_block = block_index(module_, cfg, *load);
+  int update_block = block_index(module_, cfg, *update);
+  if (load_block < 0 || update_block < 0 || !dominators.dominates(*exit, static_cast<uint32_t>(load_block))) {
+    return false;
+  }
+  for (uint32_t latch : cfg.predecessors(static_cast<uint32_t>(header))) {
+    if (loop->body[latch] && !dominators.dominates(static_cast<uint32_t>(update_block), latch)) return false;
+  }
+  // Inside the loop the phi feeds the fold alone, and the fold the phi.
+  for (const ir::Instruction* use : module_.uses(phi)) {
+    int at = block_index(module_, cfg, *use);
+    if (use != update && at >= 0 && loop->body[static_cast<uint32_t>(at)]) return false;
+  }
+  for (const ir::Instruction* use : module_.uses(update->result_id())) {
+    // SSA rewriting leaves the stores to the local it promoted.
+    bool local_copy = use->opcode() == Op::OpStore && use->word(1) == update->result_id() &&
+                      module_.storage_class(use->word(0)) == spv::StorageClass::Function;
+    if (use != definition && !local_copy) return false;
+  }
+  // The own value is the subgroup's, and an elected invocation of each
+  // subgroup published it in the subgroup's slot before a barrier.
+  uint32_t own = copied_value(module_, values->first);
+  if (!same_in_subgroup(own, uniform, 0)) return false;
+  for (const ir::Block& block : function_.blocks) {
+    for (const ir::Instruction& store : block.instructions) {
+      if (store.opcode() != Op::OpStore || copied_value(module_, store.word(1)) != own) continue;
+      Access target = access_of(module_, store.word(0));
+      if (target.variable != access.variable || target.indices.size() != 1 ||
+          !indexes_subgroup(target.indices.front())) {
+        continue;
+      }
+      int store_block = block_index(module_, cfg, store);
+      if (store_block < 0) continue;
+      Vote vote;
+      vote.store = &store;
+      vote.variable = access.variable;
+      vote.vote = module_.def(own);
+      vote.guard = election(static_cast<uint32_t>(store_block));
+      if (vote.vote && vote.guard >= 0 && published(vote, *load, uniform)) return true;
+    }
+  }
+  return false;
 }
 
 std::optional<ValueRange> PublishedVotes::constant(uint32_t id, Domain domain) const {

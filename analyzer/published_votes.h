@@ -42,6 +42,14 @@ class PublishedVotes {
   PublishedVotes(const Module& module, const ir::Function& function);
 
   bool any() const { return !votes_.empty(); }
+  // Whether `phi` is an all-reduce through the slots: the header phi of a
+  // loop that starts from the invocation's own subgroup value, which one
+  // invocation of each subgroup published in the subgroup's slot, and folds
+  // in every other slot, `m = op(m, slots[i ^ gl_SubgroupID])` for i from 1
+  // while i < gl_NumSubgroups, with op commutative and associative (|, &, ^,
+  // +, min, max). After the loop every invocation holds the fold of every
+  // slot; inside it the phi has no use but the fold.
+  bool all_reduced(uint32_t phi, const UniformSoFar& uniform) const;
   // Whether `comparison` has the same result in every invocation of the
   // workgroup, by the split above.
   bool decides(const ir::Instruction& comparison, const UniformSoFar& uniform) const;
@@ -77,7 +85,10 @@ class PublishedVotes {
   int election(uint32_t block) const;
   bool indexes_subgroup(uint32_t id) const;
   std::optional<Fold> fold(uint32_t phi, const UniformSoFar& uniform) const;
-  bool covers_subgroups(uint32_t count) const;
+  // With `exactly`, the count is the number of subgroups at every width.
+  bool covers_subgroups(uint32_t count, bool exactly = false) const;
+  bool same_in_subgroup(uint32_t id, const UniformSoFar& uniform, int depth) const;
+  bool power_of_two_workgroup() const;
   bool published(const Vote& vote, const ir::Instruction& load, const UniformSoFar& uniform) const;
   std::vector<bool> forward(uint32_t block, bool backward) const;
   bool before_barrier(const ir::Instruction& from, bool back_edges,

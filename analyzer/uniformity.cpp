@@ -292,10 +292,17 @@ bool Uniformity::propagate_value(const ir::Instruction& instruction) {
   if (!follows_operands(instruction)) return false;
   for (uint32_t input : instruction.input_ids()) {
     if (!values_.count(input)) continue;
-    if (same_in_workgroup(result) || decided_by_votes(instruction)) return false;
+    if (same_in_workgroup(result) || decided_by_votes(instruction) || all_reduced(instruction)) return false;
     return mark(result, {Divergence::Kind::Operand, module_.def(input), {}});
   }
   return false;
+}
+
+bool Uniformity::all_reduced(const ir::Instruction& phi) const {
+  if (phi.opcode() != Op::OpPhi || !published_votes_) return false;
+  UniformSoFar uniform{[this](uint32_t id) { return !values_.count(id); },
+                       [this](uint32_t block) { return block < blocks_.size() && !blocks_[block]; }};
+  return published_votes_->all_reduced(phi.result_id(), uniform);
 }
 
 bool Uniformity::decided_by_votes(const ir::Instruction& comparison) const {

@@ -40,7 +40,10 @@
 // is `cond ? subgroupBroadcastFirst(v) : uniform` under such a condition.
 // Votes each subgroup publishes through workgroup memory decide some
 // comparisons for the whole workgroup, even of values that differ
-// (published_votes.h), and so for each subgroup of it.
+// (published_votes.h), and so for each subgroup of it. So does a fold of the
+// invocation's own subgroup value with every other subgroup's published slot
+// (`m |= slots[i ^ gl_SubgroupID]` for i in 1..gl_NumSubgroups-1): after the
+// loop every invocation holds the fold of every slot.
 #pragma once
 
 #include <optional>
@@ -116,6 +119,7 @@ class Uniformity {
   bool uniform_in_one_subgroup(uint32_t id, int depth = 0) const;
   bool selects_one_subgroup_value(const ir::Instruction& select) const;
   bool decided_by_votes(const ir::Instruction& comparison) const;
+  bool all_reduced(const ir::Instruction& phi) const;
   void seed();
   bool propagate_values();
   bool propagate_value(const ir::Instruction& instruction);
