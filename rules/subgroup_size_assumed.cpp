@@ -450,15 +450,16 @@ class SubgroupSizeAssumed final : public Rule {
   // lane from 32 up reaches its words.
   static bool compares_lane_with_32(const Module& module) {
     // A workgroup of at most 32 invocations never fills more than 32 lanes.
-    bool small = false;
+    bool small = false, large = false;
     for (const EntryPoint& entry : module.entry_points()) {
       if (entry.model != spv::ExecutionModel::GLCompute || !entry.workgroup_size) continue;
       const auto& size = *entry.workgroup_size;
-      if (size[0].spec_id || size[1].spec_id || size[2].spec_id) return false;
-      if (size[0].value * size[1].value * size[2].value > 32) return false;
-      small = true;
+      bool fits = !size[0].spec_id && !size[1].spec_id && !size[2].spec_id &&
+                  size[0].value * size[1].value * size[2].value <= 32;
+      small |= fits;
+      large |= !fits;
     }
-    if (small) return true;
+    if (small && !large) return true;
     for (const ir::Function& function : module.functions()) {
       for (const ir::Block& block : function.blocks) {
         for (const ir::Instruction& comparison : block.instructions) {
