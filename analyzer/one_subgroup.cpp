@@ -3,6 +3,7 @@
 // what a subgroup agrees on the whole workgroup agrees on. Part of the
 // uniformity analysis (uniformity.h), which asks it at each instruction.
 #include "analyzer/ir/opcodes.h"
+#include "analyzer/loops.h"
 #include "analyzer/module.h"
 #include "analyzer/ssa.h"
 #include "analyzer/subgroup_facts.h"
@@ -154,6 +155,36 @@ bool Uniformity::one_subgroup_at(const ir::Instruction& instruction) const {
 UniformityScope::Level Uniformity::level_at(const ir::Instruction& instruction) const {
   if (scope_.level == UniformityScope::Level::Subgroup || !one_subgroup_at(instruction)) return scope_.level;
   return UniformityScope::Level::Subgroup;
+}
+
+bool Uniformity::joins_on_one_subgroup_edges(const ir::Instruction& phi) const {
+  // Each incoming value is uniform, or what one subgroup agrees on, coming
+  // along an edge taken only where one subgroup is the workgroup: `m =
+  // ballot; if (gl_SubgroupSize < gl_WorkGroupSize.x) { m = fold of every
+  // subgroup's m; }` joins two values each the same in every invocation.
+  // Whether the branch the phi joins is itself uniform is the control
+  // propagation's to judge (a Join).
+  if (phi.opcode() != Op::OpPhi || scope_.level != UniformityScope::Level::Workgroup) return false;
+  const Cfg& cfg = module_.cfg(function_);
+  int merge = block_index(module_, cfg, phi);
+  if (merge < 0) return false;
+  bool any_edge = false;
+  for (size_t i = 2; i + 1 < phi.operands().size(); i += 2) {
+    uint32_t value = phi.word(i);
+    if (!values_.count(value)) continue;
+    int from = cfg.index_of(phi.word(i + 1));
+    if (from < 0) return false;
+    bool one = one_subgroup_[static_cast<uint32_t>(from)];
+    const ir::Instruction& terminator = function_.blocks[static_cast<uint32_t>(from)].terminator();
+    if (!one && terminator.opcode() == Op::OpBranchConditional && terminator.word(1) != terminator.word(2)) {
+      uint32_t label = function_.blocks[static_cast<uint32_t>(merge)].id();
+      if (terminator.word(1) == label) one = implies_one_subgroup(terminator.word(0), true);
+      else if (terminator.word(2) == label) one = implies_one_subgroup(terminator.word(0), false);
+    }
+    if (!one || !uniform_in_one_subgroup(value)) return false;
+    any_edge = true;
+  }
+  return any_edge;
 }
 
 bool Uniformity::uniform_in_one_subgroup(uint32_t id, int depth) const {

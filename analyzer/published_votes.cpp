@@ -518,7 +518,7 @@ bool PublishedVotes::same_in_subgroup(uint32_t id, const UniformSoFar& uniform, 
   // in the whole workgroup, by arithmetic.
   if (depth > 16) return false;
   id = copied_value(module_, id);
-  if (uniform.value(id)) return true;
+  if (uniform.value(id) || indexes_subgroup(id)) return true;
   if (auto builtin = loaded_builtin(module_, id)) {
     return builtin->builtin == spv::BuiltIn::SubgroupId || builtin->builtin == spv::BuiltIn::SubgroupSize ||
            builtin->builtin == spv::BuiltIn::NumSubgroups;

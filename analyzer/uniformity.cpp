@@ -292,7 +292,10 @@ bool Uniformity::propagate_value(const ir::Instruction& instruction) {
   if (!follows_operands(instruction)) return false;
   for (uint32_t input : instruction.input_ids()) {
     if (!values_.count(input)) continue;
-    if (same_in_workgroup(result) || decided_by_votes(instruction) || all_reduced(instruction)) return false;
+    if (same_in_workgroup(result) || decided_by_votes(instruction) || all_reduced(instruction) ||
+        joins_on_one_subgroup_edges(instruction)) {
+      return false;
+    }
     return mark(result, {Divergence::Kind::Operand, module_.def(input), {}});
   }
   return false;

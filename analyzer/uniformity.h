@@ -120,6 +120,7 @@ class Uniformity {
   bool selects_one_subgroup_value(const ir::Instruction& select) const;
   bool decided_by_votes(const ir::Instruction& comparison) const;
   bool all_reduced(const ir::Instruction& phi) const;
+  bool joins_on_one_subgroup_edges(const ir::Instruction& phi) const;
   void seed();
   bool propagate_values();
   bool propagate_value(const ir::Instruction& instruction);
