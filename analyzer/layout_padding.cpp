@@ -64,6 +64,11 @@ void mark_layout(const Module& module, uint32_t type_id, int64_t at, std::vector
 }  // namespace
 
 std::vector<bool> element_padding(const Module& module, uint32_t pointer, int64_t stride) {
+  // A map of one record's bytes; a record larger than this (a stride of 2 GiB
+  // in a module that declares one) is never one invocation's burst, and its
+  // map would take the lint's time and memory.
+  constexpr int64_t kLargestRecord = int64_t{1} << 16;
+  if (stride <= 0 || stride > kLargestRecord) return {};
   std::optional<PointerPath> path = pointer_path(module, pointer);
   if (!path || path->element_step) return {};
   const ir::Instruction* variable_type = module.def(path->variable->type_id());

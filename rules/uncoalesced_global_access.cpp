@@ -122,6 +122,9 @@ constexpr int64_t kCacheLine = 128;
 // cache serves the rest of the line to the following instructions.
 constexpr int64_t kWholeBlockLimit = 32;
 constexpr int kExpansionDepth = 8;
+// Records are weighed byte by byte up to this size; a larger stride puts
+// every invocation on lines of its own whatever the record holds.
+constexpr int64_t kLargestRecord = int64_t{1} << 16;
 constexpr const char* kAxis[] = {"x", "y", "z"};
 
 bool is_induction(Symbol symbol) { return symbol.kind == Symbol::Kind::Induction; }
@@ -539,6 +542,11 @@ class UncoalescedGlobalAccess final : public Rule {
     if (std::optional<int64_t> stride = candidate.step.constant_value()) {
       int64_t magnitude = *stride < 0 ? -*stride : *stride;
       if (magnitude <= width) return {};
+      if (magnitude > kLargestRecord) {
+        // Every invocation on lines of its own: no record to weigh, and a map
+        // of its bytes would take the lint's time and memory.
+        return {true, Record{{&candidate}, magnitude, {}}, false};
+      }
       Record record;
       BlockUse use = block_use(candidate, all, magnitude, context, record);
       bool strided = false;
