@@ -420,61 +420,88 @@ bool PublishedVotes::before_barrier(const ir::Instruction& from, bool back_edges
 std::optional<PublishedVotes::Fold> PublishedVotes::fold(uint32_t phi, const UniformSoFar& uniform) const {
   // m = phi(initial, op(m, slots[s])) in the header of a loop that runs s
   // from 0 by 1 while s < count, count covering every subgroup.
-  const ir::Instruction* definition = module_.def(phi);
-  if (!definition || definition->opcode() != Op::OpPhi || definition->operands().size() != 6) return std::nullopt;
-  const Cfg& cfg = module_.cfg(function_);
-  const DominatorTree& dominators = module_.dominators(function_);
-  int header = block_index(module_, cfg, *definition);
-  const Loop* loop = nullptr;
-  for (const Loop& candidate : module_.loops(function_)) {
-    if (static_cast<int>(candidate.header) == header) loop = &candidate;
-  }
+  std::optional<SlotLoop> loop = slot_loop(phi);
   if (!loop) return std::nullopt;
-  auto inside = [&](uint32_t label) {
-    int block = cfg.index_of(label);
-    return block >= 0 && loop->body[static_cast<uint32_t>(block)];
-  };
-  // The two incoming values of a header phi: from before the loop, and back.
-  auto incoming = [&](const ir::Instruction& header_phi) -> std::optional<std::pair<uint32_t, uint32_t>> {
-    bool first_inside = inside(header_phi.word(3)), second_inside = inside(header_phi.word(5));
-    if (first_inside == second_inside) return std::nullopt;
-    return first_inside ? std::pair(header_phi.word(4), header_phi.word(2))
-                        : std::pair(header_phi.word(2), header_phi.word(4));
-  };
-  auto values = incoming(*definition);
-  if (!values) return std::nullopt;
-  const ir::Instruction* update = module_.def(values->second);
-  auto operation = update ? extremum_of(*update) : std::nullopt;
+  auto operation = extremum_of(*loop->update);
   if (!operation) return std::nullopt;
-  uint32_t slot = 0;
-  if (update->word(4) == phi) slot = update->word(5);
-  else if (update->word(5) == phi) slot = update->word(4);
-  const ir::Instruction* load = module_.def(slot);
+  const ir::Instruction* load = module_.def(loop->update->word(4) == phi   ? loop->update->word(5)
+                                            : loop->update->word(5) == phi ? loop->update->word(4)
+                                                                           : 0);
   if (!load || load->opcode() != Op::OpLoad) return std::nullopt;
   Access access = access_of(module_, load->word(2));
   if (!access.variable || access.indices.size() != 1) return std::nullopt;
-
-  // The counter: phi(0, s + 1).
   const ir::Instruction* counter = module_.def(copied_value(module_, access.indices.front()));
-  if (!counter || counter->opcode() != Op::OpPhi || counter->operands().size() != 6 ||
-      block_index(module_, cfg, *counter) != header) {
+  std::optional<uint32_t> count = counter ? loop_count(*loop, *counter, 0, *load, uniform) : std::nullopt;
+  if (!count || !covers_subgroups(*count)) return std::nullopt;
+
+  const Vote* found = nullptr;
+  for (const Vote& vote : votes_) {
+    if (vote.variable != access.variable || !published(vote, *load, uniform)) continue;
+    if (found) return std::nullopt;
+    found = &vote;
+  }
+  if (!found) return std::nullopt;
+  return Fold{found, loop->initial, operation->max, operation->domain, operation->ignores_nan};
+}
+
+std::optional<PublishedVotes::SlotLoop> PublishedVotes::slot_loop(uint32_t phi) const {
+  const ir::Instruction* definition = module_.def(phi);
+  if (!definition || definition->opcode() != Op::OpPhi || definition->operands().size() != 6) return std::nullopt;
+  const Cfg& cfg = module_.cfg(function_);
+  int header = block_index(module_, cfg, *definition);
+  for (const Loop& candidate : module_.loops(function_)) {
+    if (static_cast<int>(candidate.header) != header) continue;
+    SlotLoop loop{&candidate, static_cast<uint32_t>(header), 0, nullptr};
+    auto values = incoming(loop, *definition);
+    if (!values) return std::nullopt;
+    loop.initial = values->first;
+    loop.update = module_.def(values->second);
+    if (!loop.update) return std::nullopt;
+    return loop;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::pair<uint32_t, uint32_t>> PublishedVotes::incoming(const SlotLoop& loop,
+                                                                     const ir::Instruction& header_phi) const {
+  // The two incoming values of a header phi: from before the loop, and back.
+  const Cfg& cfg = module_.cfg(function_);
+  auto inside = [&](uint32_t label) {
+    int block = cfg.index_of(label);
+    return block >= 0 && loop.loop->body[static_cast<uint32_t>(block)];
+  };
+  bool first_inside = inside(header_phi.word(3)), second_inside = inside(header_phi.word(5));
+  if (first_inside == second_inside) return std::nullopt;
+  return first_inside ? std::pair(header_phi.word(4), header_phi.word(2))
+                      : std::pair(header_phi.word(2), header_phi.word(4));
+}
+
+std::optional<uint32_t> PublishedVotes::loop_count(const SlotLoop& loop, const ir::Instruction& counter,
+                                                   uint64_t start, const ir::Instruction& load,
+                                                   const UniformSoFar& uniform) const {
+  // The counter: phi(start, s + 1) in the loop's header.
+  const Cfg& cfg = module_.cfg(function_);
+  const DominatorTree& dominators = module_.dominators(function_);
+  if (counter.opcode() != Op::OpPhi || counter.operands().size() != 6 ||
+      block_index(module_, cfg, counter) != static_cast<int>(loop.header)) {
     return std::nullopt;
   }
-  auto steps = incoming(*counter);
-  if (!steps || literal_value(module_, steps->first) != 0u) return std::nullopt;
+  auto steps = incoming(loop, counter);
+  if (!steps || literal_value(module_, steps->first) != start) return std::nullopt;
   const ir::Instruction* step = module_.def(steps->second);
   if (!step || step->opcode() != Op::OpIAdd) return std::nullopt;
-  bool adds_one = (step->word(2) == counter->result_id() && literal_value(module_, step->word(3)) == 1u) ||
-                  (step->word(3) == counter->result_id() && literal_value(module_, step->word(2)) == 1u);
+  bool adds_one = (step->word(2) == counter.result_id() && literal_value(module_, step->word(3)) == 1u) ||
+                  (step->word(3) == counter.result_id() && literal_value(module_, step->word(2)) == 1u);
   if (!adds_one) return std::nullopt;
 
   // One way out: `s < count` failing, tested before the slot is read.
+  const std::vector<bool>& body = loop.loop->body;
   std::optional<uint32_t> exit;
   for (uint32_t block = 0; block < cfg.size(); ++block) {
-    if (!loop->body[block]) continue;
+    if (!body[block]) continue;
     if (cfg.is_exit(block)) return std::nullopt;
     for (uint32_t next : cfg.successors(block)) {
-      if (loop->body[next]) continue;
+      if (body[next]) continue;
       if (exit && *exit != block) return std::nullopt;
       exit = block;
     }
@@ -484,33 +511,27 @@ std::optional<PublishedVotes::Fold> PublishedVotes::fold(uint32_t phi, const Uni
   if (branch.opcode() != Op::OpBranchConditional || !uniform.value(branch.word(0))) return std::nullopt;
   const ir::Instruction* test = module_.def(copied_value(module_, branch.word(0)));
   if (!test || !ir::is_comparison(test->opcode())) return std::nullopt;
-  Op stays = inside(branch.word(1)) ? test->opcode() : ir::negated_comparison(test->opcode());
+  int stays_at = cfg.index_of(branch.word(1));
+  bool stays_inside = stays_at >= 0 && body[static_cast<uint32_t>(stays_at)];
+  Op stays = stays_inside ? test->opcode() : ir::negated_comparison(test->opcode());
   uint32_t count = test->word(3);
-  if (copied_value(module_, test->word(3)) == counter->result_id()) {
+  if (copied_value(module_, test->word(3)) == counter.result_id()) {
     stays = ir::swapped_comparison(stays);
     count = test->word(2);
-  } else if (copied_value(module_, test->word(2)) != counter->result_id()) {
+  } else if (copied_value(module_, test->word(2)) != counter.result_id()) {
     return std::nullopt;
   }
-  if ((stays != Op::OpULessThan && stays != Op::OpSLessThan) || !covers_subgroups(count)) return std::nullopt;
-  int load_block = block_index(module_, cfg, *load);
-  int update_block = block_index(module_, cfg, *update);
+  if (stays != Op::OpULessThan && stays != Op::OpSLessThan) return std::nullopt;
+  int load_block = block_index(module_, cfg, load);
+  int update_block = block_index(module_, cfg, *loop.update);
   if (load_block < 0 || update_block < 0 || !dominators.dominates(*exit, static_cast<uint32_t>(load_block))) {
     return std::nullopt;
   }
   // The update runs on every iteration that goes round.
-  for (uint32_t latch : cfg.predecessors(static_cast<uint32_t>(header))) {
-    if (loop->body[latch] && !dominators.dominates(static_cast<uint32_t>(update_block), latch)) return std::nullopt;
+  for (uint32_t latch : cfg.predecessors(loop.header)) {
+    if (body[latch] && !dominators.dominates(static_cast<uint32_t>(update_block), latch)) return std::nullopt;
   }
-
-  const Vote* found = nullptr;
-  for (const Vote& vote : votes_) {
-    if (vote.variable != access.variable || !published(vote, *load, uniform)) continue;
-    if (found) return std::nullopt;
-    found = &vote;
-  }
-  if (!found) return std::nullopt;
-  return Fold{found, values->first, operation->max, operation->domain, operation->ignores_nan};
+  return count;
 }
 
 bool PublishedVotes::same_in_subgroup(uint32_t id, const UniformSoFar& uniform, int depth) const {
@@ -560,49 +581,27 @@ bool PublishedVotes::power_of_two_workgroup() const {
 }
 
 bool PublishedVotes::all_reduced(uint32_t phi, const UniformSoFar& uniform) const {
-  const ir::Instruction* definition = module_.def(phi);
-  if (!definition || definition->opcode() != Op::OpPhi || definition->operands().size() != 6 ||
-      !power_of_two_workgroup()) {
-    return false;
-  }
-  const Cfg& cfg = module_.cfg(function_);
-  const DominatorTree& dominators = module_.dominators(function_);
-  int header = block_index(module_, cfg, *definition);
-  const Loop* loop = nullptr;
-  for (const Loop& candidate : module_.loops(function_)) {
-    if (static_cast<int>(candidate.header) == header) loop = &candidate;
-  }
+  if (!power_of_two_workgroup()) return false;
+  std::optional<SlotLoop> loop = slot_loop(phi);
   if (!loop) return false;
-  auto inside = [&](uint32_t label) {
-    int block = cfg.index_of(label);
-    return block >= 0 && loop->body[static_cast<uint32_t>(block)];
-  };
-  auto incoming = [&](const ir::Instruction& header_phi) -> std::optional<std::pair<uint32_t, uint32_t>> {
-    bool first_inside = inside(header_phi.word(3)), second_inside = inside(header_phi.word(5));
-    if (first_inside == second_inside) return std::nullopt;
-    return first_inside ? std::pair(header_phi.word(4), header_phi.word(2))
-                        : std::pair(header_phi.word(2), header_phi.word(4));
-  };
-  auto values = incoming(*definition);
-  if (!values) return false;
-  const ir::Instruction* update = module_.def(values->second);
-  if (!update) return false;
+  const ir::Instruction& update = *loop->update;
   uint32_t slot = 0;
-  if (extremum_of(*update)) {  // GLSL.std.450 max or min: its operands come after the instruction number
-    slot = update->word(4) == phi ? update->word(5) : update->word(5) == phi ? update->word(4) : 0;
+  if (extremum_of(update)) {  // GLSL.std.450 max or min: its operands come after the instruction number
+    slot = update.word(4) == phi ? update.word(5) : update.word(5) == phi ? update.word(4) : 0;
   } else {
-    const Op op = update->opcode();
+    const Op op = update.opcode();
     if ((op != Op::OpBitwiseOr && op != Op::OpBitwiseAnd && op != Op::OpBitwiseXor && op != Op::OpIAdd) ||
-        update->operands().size() != 4) {
+        update.operands().size() != 4) {
       return false;
     }
-    slot = update->word(2) == phi ? update->word(3) : update->word(3) == phi ? update->word(2) : 0;
+    slot = update.word(2) == phi ? update.word(3) : update.word(3) == phi ? update.word(2) : 0;
   }
   const ir::Instruction* load = module_.def(slot);
   if (!load || load->opcode() != Op::OpLoad) return false;
   Access access = access_of(module_, load->word(2));
   if (!access.variable || access.indices.size() != 1) return false;
-  // The slot: i ^ gl_SubgroupID, i the loop's counter from 1 by 1.
+  // The slot: i ^ gl_SubgroupID, i the loop's counter from 1 by 1 while i is
+  // below the number of subgroups, exactly.
   const ir::Instruction* index = module_.def(copied_value(module_, access.indices.front()));
   if (!index || index->opcode() != Op::OpBitwiseXor) return false;
   const ir::Instruction* counter = nullptr;
@@ -610,62 +609,24 @@ bool PublishedVotes::all_reduced(uint32_t phi, const UniformSoFar& uniform) cons
     const ir::Instruction* candidate = module_.def(copied_value(module_, index->word(2 + side)));
     if (candidate && candidate->opcode() == Op::OpPhi && indexes_subgroup(index->word(3 - side))) counter = candidate;
   }
-  if (!counter || counter->operands().size() != 6 || block_index(module_, cfg, *counter) != header) return false;
-  auto steps = incoming(*counter);
-  if (!steps || literal_value(module_, steps->first) != 1u) return false;
-  const ir::Instruction* step = module_.def(steps->second);
-  if (!step || step->opcode() != Op::OpIAdd) return false;
-  bool adds_one = (step->word(2) == counter->result_id() && literal_value(module_, step->word(3)) == 1u) ||
-                  (step->word(3) == counter->result_id() && literal_value(module_, step->word(2)) == 1u);
-  if (!adds_one) return false;
-  // One way out, `i < gl_NumSubgroups` failing, before the slot is read; the
-  // update on every iteration that goes round.
-  std::optional<uint32_t> exit;
-  for (uint32_t block = 0; block < cfg.size(); ++block) {
-    if (!loop->body[block]) continue;
-    if (cfg.is_exit(block)) return false;
-    for (uint32_t next : cfg.successors(block)) {
-      if (loop->body[next]) continue;
-      if (exit && *exit != block) return false;
-      exit = block;
-    }
-  }
-  if (!exit) return false;
-  const ir::Instruction& branch = function_.blocks[*exit].terminator();
-  if (branch.opcode() != Op::OpBranchConditional || !uniform.value(branch.word(0))) return false;
-  const ir::Instruction* test = module_.def(copied_value(module_, branch.word(0)));
-  if (!test || !ir::is_comparison(test->opcode())) return false;
-  Op stays = inside(branch.word(1)) ? test->opcode() : ir::negated_comparison(test->opcode());
-  uint32_t count = test->word(3);
-  if (copied_value(module_, test->word(3)) == counter->result_id()) {
-    stays = ir::swapped_comparison(stays);
-    count = test->word(2);
-  } else if (copied_value(module_, test->word(2)) != counter->result_id()) {
-    return false;
-  }
-  if ((stays != Op::OpULessThan && stays != Op::OpSLessThan) || !covers_subgroups(count, true)) return false;
-  int load_block = block_index(module_, cfg, *load);
-  int update_block = block_index(module_, cfg, *update);
-  if (load_block < 0 || update_block < 0 || !dominators.dominates(*exit, static_cast<uint32_t>(load_block))) {
-    return false;
-  }
-  for (uint32_t latch : cfg.predecessors(static_cast<uint32_t>(header))) {
-    if (loop->body[latch] && !dominators.dominates(static_cast<uint32_t>(update_block), latch)) return false;
-  }
-  // Inside the loop the phi feeds the fold alone, and the fold the phi.
+  std::optional<uint32_t> count = counter ? loop_count(*loop, *counter, 1, *load, uniform) : std::nullopt;
+  if (!count || !covers_subgroups(*count, true)) return false;
+  // Inside the loop the phi feeds the fold alone, and the fold the phi (and
+  // the stores SSA rewriting leaves to the local it promoted).
+  const Cfg& cfg = module_.cfg(function_);
   for (const ir::Instruction* use : module_.uses(phi)) {
     int at = block_index(module_, cfg, *use);
-    if (use != update && at >= 0 && loop->body[static_cast<uint32_t>(at)]) return false;
+    if (use != &update && at >= 0 && loop->loop->body[static_cast<uint32_t>(at)]) return false;
   }
-  for (const ir::Instruction* use : module_.uses(update->result_id())) {
-    // SSA rewriting leaves the stores to the local it promoted.
-    bool local_copy = use->opcode() == Op::OpStore && use->word(1) == update->result_id() &&
+  const ir::Instruction* definition = module_.def(phi);
+  for (const ir::Instruction* use : module_.uses(update.result_id())) {
+    bool local_copy = use->opcode() == Op::OpStore && use->word(1) == update.result_id() &&
                       module_.storage_class(use->word(0)) == spv::StorageClass::Function;
     if (use != definition && !local_copy) return false;
   }
   // The own value is the subgroup's, and an elected invocation of each
   // subgroup published it in the subgroup's slot before a barrier.
-  uint32_t own = copied_value(module_, values->first);
+  uint32_t own = copied_value(module_, loop->initial);
   if (!same_in_subgroup(own, uniform, 0)) return false;
   for (const ir::Block& block : function_.blocks) {
     for (const ir::Instruction& store : block.instructions) {

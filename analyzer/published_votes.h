@@ -24,8 +24,10 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <utility>
 #include <vector>
 
+#include "analyzer/loops.h"
 #include "analyzer/module.h"
 #include "analyzer/value_ranges.h"
 
@@ -80,7 +82,22 @@ class PublishedVotes {
     Domain domain;
     bool ignores_nan = false;  // NMax, NMin
   };
+  // The loop whose header holds a fold's phi: its value from before the loop,
+  // and the instruction that computes it on the way round.
+  struct SlotLoop {
+    const Loop* loop = nullptr;
+    uint32_t header = 0;
+    uint32_t initial = 0;
+    const ir::Instruction* update = nullptr;
+  };
   void find_votes();
+  std::optional<SlotLoop> slot_loop(uint32_t phi) const;
+  std::optional<std::pair<uint32_t, uint32_t>> incoming(const SlotLoop& loop, const ir::Instruction& header_phi) const;
+  // The count of a loop that runs `counter` from `start` by 1 while counter <
+  // count, its only exit, tested before `load`, with the update on every way
+  // round.
+  std::optional<uint32_t> loop_count(const SlotLoop& loop, const ir::Instruction& counter, uint64_t start,
+                                     const ir::Instruction& load, const UniformSoFar& uniform) const;
   std::optional<Vote> vote_stored_by(const ir::Instruction& store) const;
   int election(uint32_t block) const;
   bool indexes_subgroup(uint32_t id) const;
