@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 
 #include "analyzer/accesses.h"
 #include "analyzer/barrier_intervals.h"
@@ -481,6 +482,18 @@ std::optional<Location> Module::find_line(Match&& match, std::string_view token)
     for (size_t begin = 0; begin < text.size(); ++line) {
       size_t end = text.find('\n', begin);
       if (end == std::string_view::npos) end = text.size();
+      // `#line N` numbers the line after it N. glslang puts one after the
+      // `// OpModuleProcessed` lines it writes into the source text of a
+      // SPIR-V 1.0 module, which has no instruction for them.
+      if (std::string_view directive = text.substr(begin, end - begin); directive.starts_with("#line ")) {
+        uint32_t number = 0;
+        std::string_view digits = directive.substr(6);
+        if (std::from_chars(digits.data(), digits.data() + digits.size(), number).ec == std::errc()) {
+          line = number - 1;
+          begin = end + 1;
+          continue;
+        }
+      }
       if (match(text.substr(begin, end - begin))) {
         return Location{source.path.empty() ? origin_.path : source.path, line, 0, 0, {}, std::string(token)};
       }

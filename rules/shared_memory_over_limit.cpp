@@ -32,21 +32,22 @@ arrays as count times element, structs as the sum of their members.
 A pipeline whose shader declares more workgroup memory than the device has
 fails to create (or, on some drivers, silently corrupts memory). The kernel
 works on the desktop GPU it was written on and breaks on the next device:
-32 KiB is the limit on Apple GPUs, Arm Mali, Qualcomm Adreno and lavapipe,
-where NVIDIA offers 48 KiB and AMD 64 KiB.
+Vulkan guarantees 16 KiB, and SwiftShader (a conformant CPU device) offers
+no more; 32 KiB is the limit on Apple GPUs, Arm Mali, Qualcomm Adreno and
+lavapipe, where NVIDIA offers 48 KiB and AMD 64 KiB.
 
 ## Bad
 ```glsl
-layout(local_size_x = 256) in;
+layout(local_size_x = 128) in;
 shared float tile[100][100];   // 40,000 bytes: over 32 KiB
 void main() { tile[gl_LocalInvocationID.x % 100][0] = 0.0; }
 ```
 
 ## Fix
 ```glsl
-layout(local_size_x = 256) in;
-shared float tile[80][80];     // 25,600 bytes: process the data in smaller tiles
-void main() { tile[gl_LocalInvocationID.x % 80][0] = 0.0; }
+layout(local_size_x = 128) in;
+shared float tile[64][64];     // 16,384 bytes: what every Vulkan device offers
+void main() { tile[gl_LocalInvocationID.x % 64][0] = 0.0; }
 ```
 
 ## Exceptions

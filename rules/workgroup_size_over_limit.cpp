@@ -20,8 +20,10 @@ A compute entry point whose workgroup size exceeds a target's
 specialization constants are checked at their defaults. The finding names
 every failing target and its limit. Against targets you declare (`--target`,
 or `targets` in klint.toml) it is an error; against klint's default devices it
-is a warning, with a note that Vulkan guarantees 128 invocations. A target
-whose limit no source gives (Arm Mali's, today) is not reported on.
+is a warning, with a note that Vulkan guarantees 128 invocations: the default
+set holds SwiftShader, a conformant device that offers no more, so any larger
+workgroup is named there. A target whose limit no source gives (Arm Mali's,
+today) is not reported on.
 
 ## Why it matters
 Pipeline creation fails on a device whose limits the workgroup exceeds. The

@@ -21,8 +21,8 @@ using Json = nlohmann::json;
 constexpr std::string_view kSchema = "klint-target-1";
 constexpr uint32_t kMaxSubgroupSize = 128;  // Vulkan: "the maximum number of invocations ... per subgroup is 128"
 
-constexpr std::array<std::string_view, 7> kDefaultTargets = {
-    "amd-rdna2-wave32", "apple-m1", "arm-mali-valhall", "intel-xe", "lavapipe", "nvidia-ampere", "qualcomm-adreno-6xx",
+constexpr std::array<std::string_view, 8> kDefaultTargets = {
+    "amd-rdna2-wave32", "apple-m1", "arm-mali-valhall", "intel-xe", "lavapipe", "nvidia-ampere", "qualcomm-adreno-6xx", "swiftshader",
 };
 
 struct SubgroupOperationName {

@@ -3,12 +3,12 @@
 // contributes (zero when idle), subgroup sums meet in shared memory sized for
 // the largest workgroup, two barriers around the combine.
 #extension GL_KHR_shader_subgroup_arithmetic : require
-layout(local_size_x = 256) in;
+layout(local_size_x = 128) in;
 layout(binding = 0) readonly buffer X { float x[]; };
 layout(binding = 1) readonly buffer W { float w[]; };
 layout(binding = 2) writeonly buffer Y { float y[]; };
 layout(push_constant) uniform P { uint D; float eps; };
-shared float partial[256];
+shared float partial[128];
 
 void main() {
     uint row = gl_WorkGroupID.x;

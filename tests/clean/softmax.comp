@@ -1,17 +1,17 @@
 #version 450
 // Row softmax, one workgroup per row: max, then sum of exponentials, then
 // normalise; shared-memory tree reductions with the barrier outside the `if`.
-layout(local_size_x = 256) in;
+layout(local_size_x = 128) in;
 layout(binding = 0) readonly buffer In { float x[]; };
 layout(binding = 1) writeonly buffer Out { float y[]; };
 layout(push_constant) uniform P { uint n; };
-shared float scratch[256];
+shared float scratch[128];
 
 float reduce_max(float v) {
     uint tid = gl_LocalInvocationID.x;
     scratch[tid] = v;
     barrier();
-    for (uint s = 128; s > 0; s >>= 1) {
+    for (uint s = 64; s > 0; s >>= 1) {
         if (tid < s) scratch[tid] = max(scratch[tid], scratch[tid + s]);
         barrier();
     }
@@ -24,7 +24,7 @@ float reduce_sum(float v) {
     uint tid = gl_LocalInvocationID.x;
     scratch[tid] = v;
     barrier();
-    for (uint s = 128; s > 0; s >>= 1) {
+    for (uint s = 64; s > 0; s >>= 1) {
         if (tid < s) scratch[tid] += scratch[tid + s];
         barrier();
     }
@@ -36,10 +36,10 @@ float reduce_sum(float v) {
 void main() {
     uint row = gl_WorkGroupID.x;
     float m = -3.402823e38;
-    for (uint i = gl_LocalInvocationID.x; i < n; i += 256) m = max(m, x[row * n + i]);
+    for (uint i = gl_LocalInvocationID.x; i < n; i += 128) m = max(m, x[row * n + i]);
     m = reduce_max(m);
     float s = 0.0;
-    for (uint i = gl_LocalInvocationID.x; i < n; i += 256) s += exp(x[row * n + i] - m);
+    for (uint i = gl_LocalInvocationID.x; i < n; i += 128) s += exp(x[row * n + i] - m);
     s = reduce_sum(s);
-    for (uint i = gl_LocalInvocationID.x; i < n; i += 256) y[row * n + i] = exp(x[row * n + i] - m) / s;
+    for (uint i = gl_LocalInvocationID.x; i < n; i += 128) y[row * n + i] = exp(x[row * n + i] - m) / s;
 }

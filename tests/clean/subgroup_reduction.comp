@@ -2,11 +2,11 @@
 // Sum of a row: subgroup sums, one slot per subgroup sized by gl_NumSubgroups,
 // a barrier, the first subgroup combines, a barrier, everyone reads the total.
 #extension GL_KHR_shader_subgroup_arithmetic : require
-layout(local_size_x = 256) in;
+layout(local_size_x = 128) in;
 layout(binding = 0) readonly buffer In { float x[]; };
 layout(binding = 1) writeonly buffer Out { float sums[]; };
 layout(push_constant) uniform P { uint n; };
-shared float partial[256];  // one per subgroup: enough for subgroups of 1 and up
+shared float partial[128];  // one per subgroup: enough for subgroups of 1 and up
 
 void main() {
     uint row = gl_WorkGroupID.x;

@@ -1,7 +1,7 @@
 #version 450
 // The seeds' RMSNorm: invocations past the row length leave before the
 // reduction, so the barrier waits for invocations that never come.
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) readonly buffer X { float x[]; };
 layout(binding = 1) writeonly buffer Y { float y[]; };
 layout(push_constant) uniform P { uint D; float eps; };

@@ -2,7 +2,7 @@
 // The seeds' fixed RMSNorm reduction: per-subgroup sums, a barrier, the first
 // subgroup combines them, a second barrier before everyone reads the total.
 #extension GL_KHR_shader_subgroup_arithmetic : require
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) readonly buffer X { float x[]; };
 layout(binding = 1) readonly buffer W { float w[]; };
 layout(binding = 2) writeonly buffer Y { float y[]; };

@@ -1,6 +1,6 @@
 #version 450
 // The correct tree reduction: the `if` guards the work, not the barrier.
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) readonly buffer In { float values[]; };
 layout(binding = 1) writeonly buffer Out { float sums[]; };
 layout(push_constant) uniform P { uint n; };

@@ -1,7 +1,7 @@
 #version 450
 // Four slices along z each compute a partial value of one row and store it to
 // the row's one output: the last slice to store wins.
-layout(local_size_x = 64, local_size_z = 4) in;
+layout(local_size_x = 64, local_size_z = 4) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(std430, binding = 0) readonly buffer In { float data[]; };
 layout(std430, binding = 1) writeonly buffer Out { float row_sum[]; };
 

@@ -3,7 +3,7 @@
 RWStructuredBuffer<float> sums : register(u0);
 StructuredBuffer<float> values : register(t1);
 
-[numthreads(64, 4, 1)]
+[numthreads(64, 4, 1)]  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 void main(uint3 gtid : SV_GroupThreadID, uint3 gid : SV_GroupID) {
     uint row = gid.x * 64 + gtid.x;
     for (uint k = 0; k < 32; ++k) {

@@ -1,7 +1,7 @@
 #version 450
 // A 16x16 workgroup over a one-dimensional array of particles: the index
 // ignores y, so 16 invocations update each particle, each reading it first.
-layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x = 16, local_size_y = 16) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 struct Particle { vec4 position; vec4 velocity; };
 layout(std430, binding = 0) buffer Particles { Particle particle[]; };
 layout(binding = 1) uniform Step { uint count; float dt; };

@@ -4,7 +4,7 @@ struct Particle { float4 position; float4 velocity; };
 RWStructuredBuffer<Particle> particles : register(u0);
 cbuffer Step : register(b1) { uint count; float dt; };
 
-[numthreads(16, 16, 1)]
+[numthreads(16, 16, 1)]  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 void main(uint3 id : SV_DispatchThreadID) {
     uint i = id.x;
     if (i >= count) return;

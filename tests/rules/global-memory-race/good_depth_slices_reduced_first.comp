@@ -1,7 +1,7 @@
 #version 450
 // The slices add their partial values in shared memory, and one of them
 // stores the row's sum: the store is under a condition on z.
-layout(local_size_x = 64, local_size_z = 4) in;
+layout(local_size_x = 64, local_size_z = 4) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(std430, binding = 0) readonly buffer In { float data[]; };
 layout(std430, binding = 1) writeonly buffer Out { float row_sum[]; };
 shared float partials[4][64];

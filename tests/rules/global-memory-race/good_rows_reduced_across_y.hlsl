@@ -4,7 +4,7 @@ RWStructuredBuffer<float> sums : register(u0);
 StructuredBuffer<float> values : register(t1);
 groupshared float partial[4][64];
 
-[numthreads(64, 4, 1)]
+[numthreads(64, 4, 1)]  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 void main(uint3 gtid : SV_GroupThreadID, uint3 gid : SV_GroupID) {
     uint row = gid.x * 64 + gtid.x;
     float s = 0;

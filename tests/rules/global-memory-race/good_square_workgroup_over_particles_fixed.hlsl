@@ -3,7 +3,7 @@ struct Particle { float4 position; float4 velocity; };
 RWStructuredBuffer<Particle> particles : register(u0);
 cbuffer Step : register(b1) { uint count; float dt; };
 
-[numthreads(256, 1, 1)]
+[numthreads(256, 1, 1)]  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 void main(uint3 id : SV_DispatchThreadID) {
     uint i = id.x;
     if (i >= count) return;

@@ -3,7 +3,7 @@
 // invocation's place in the whole grid (thread_position_in_grid) but steps by
 // threads_per_threadgroup. Right for a one-threadgroup grid, as the seeds
 // dispatch it; every larger grid redoes elements.
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) readonly buffer In { float input_[]; };
 layout(binding = 1) writeonly buffer Out { float output_[]; };
 layout(binding = 2) readonly buffer A { float a[]; };

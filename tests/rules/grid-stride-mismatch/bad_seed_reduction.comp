@@ -3,7 +3,7 @@
 // at its global index but steps by the workgroup size, so with more than one
 // workgroup the later elements are added several times.
 #extension GL_KHR_shader_subgroup_arithmetic : require
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) readonly buffer In { float input_[]; };
 layout(binding = 1) buffer Out { float total; };
 layout(push_constant) uniform P { uint n; };

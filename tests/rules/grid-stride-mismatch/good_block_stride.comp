@@ -2,7 +2,7 @@
 // One row per workgroup: the invocations of a workgroup share its row,
 // starting at the local index and stepping by the workgroup size, whether
 // spelled gl_WorkGroupSize.x, the literal, or gl_LocalInvocationIndex.
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) buffer X { float x[]; };
 layout(push_constant) uniform P { uint D; uint K; };
 

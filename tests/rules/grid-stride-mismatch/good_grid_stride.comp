@@ -1,7 +1,7 @@
 #version 450
 // Grid-stride loops that start at the global index and step by the whole
 // dispatch, spelled several ways, along x and along y.
-layout(local_size_x = 64, local_size_y = 4) in;
+layout(local_size_x = 64, local_size_y = 4) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) buffer Data { float data[]; };
 layout(push_constant) uniform P { uint n; uint rows; uint cols; };
 

@@ -2,7 +2,7 @@
 // Steps klint cannot tie to a workgroup or dispatch size stay silent: a
 // stride from a push constant, a literal that is neither, and each
 // invocation's own chunk.
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) buffer X { float x[]; };
 layout(push_constant) uniform P { uint n; uint stride; };
 

@@ -2,7 +2,7 @@
 // Loops over one workgroup's own row, with the row's base folded into the
 // index: the base is `row * D + tid`, and where D is the workgroup size the
 // bound ends the row, so the workgroups do not meet.
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) buffer X { float x[]; };
 layout(push_constant) uniform P { uint n; };
 const uint D = 256;

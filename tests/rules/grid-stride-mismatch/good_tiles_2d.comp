@@ -2,7 +2,7 @@
 // A 2-D tiled kernel: the tile loop starts at zero, the cooperative tile
 // loads start at the local index and step by the workgroup size, and the
 // output index comes from the 2-D global id.
-layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x = 16, local_size_y = 16) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) readonly buffer A { float a[]; };
 layout(binding = 1) writeonly buffer C { float c[]; };
 layout(push_constant) uniform P { uint N; uint K; };

@@ -2,7 +2,7 @@
 // The last steps of a workgroup reduction written out, each behind a barrier:
 // correct, but once the values fit one subgroup the barriers and shared
 // memory only slow it down.
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) buffer Data { uint counts[]; };
 shared uint hist[256];
 

@@ -3,7 +3,7 @@
 // each writes its sum, one invocation adds the per-subgroup sums.
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_basic : require
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) readonly buffer In { float input_data[]; };
 layout(binding = 1) writeonly buffer Out { float result[]; };
 layout(push_constant) uniform P { uint n; };

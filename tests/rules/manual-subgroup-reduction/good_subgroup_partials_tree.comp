@@ -3,7 +3,7 @@
 // by a short tree. The values come from subgroupAdd() already.
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_basic : require
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) buffer Data { float x[]; };
 shared float partial[64];  // one per subgroup, down to 4-wide ones
 

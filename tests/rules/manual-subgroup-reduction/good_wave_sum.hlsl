@@ -4,7 +4,7 @@ StructuredBuffer<float> input : register(t0);
 RWStructuredBuffer<float> sums : register(u1);
 groupshared float partial[64];  // one per wave, down to 4-wide ones
 
-[numthreads(256, 1, 1)]
+[numthreads(256, 1, 1)]  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 void main(uint3 gtid : SV_GroupThreadID, uint3 gid : SV_GroupID, uint3 dtid : SV_DispatchThreadID) {
     float sum = WaveActiveSum(input[dtid.x]);
     if (WaveIsFirstLane()) partial[gtid.x / WaveGetLaneCount()] = sum;

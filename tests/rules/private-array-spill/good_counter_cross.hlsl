@@ -3,7 +3,7 @@
 Texture2D<float> Height : register(t0);
 RWTexture2D<float> Laplacian : register(u1);
 
-[numthreads(16, 16, 1)]
+[numthreads(16, 16, 1)]  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 void main(uint3 id : SV_DispatchThreadID) {
     float h[9];
     uint n = 0;

@@ -1,6 +1,6 @@
 #version 450
 // A shared counter: reset, counted with atomics, then read by everyone.
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) readonly buffer In { float values[]; };
 layout(binding = 1) writeonly buffer Out { uint counts[]; };
 shared uint count;

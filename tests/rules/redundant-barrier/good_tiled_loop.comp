@@ -1,7 +1,7 @@
 #version 450
 // The barrier at the end of the loop body keeps the next iteration's tile
 // writes from landing while other invocations still read this one's tile.
-layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x = 16, local_size_y = 16) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) readonly buffer A { float a[]; };
 layout(binding = 1) readonly buffer B { float b[]; };
 layout(binding = 2) writeonly buffer C { float c[]; };

@@ -2,7 +2,7 @@
 // A transpose through an unpadded 32x32 tile: the row writes are
 // conflict-free, the column reads put all 32 invocations of a subgroup on
 // one bank.
-layout(local_size_x = 32, local_size_y = 8) in;
+layout(local_size_x = 32, local_size_y = 8) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) readonly buffer In { float src[]; };
 layout(binding = 1) writeonly buffer Out { float dst[]; };
 layout(push_constant) uniform P { uint rows; uint cols; };

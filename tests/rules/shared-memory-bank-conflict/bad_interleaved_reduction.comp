@@ -2,7 +2,7 @@
 // The interleaved tree reduction: invocation tid works on s[2 * stride * tid],
 // so as the stride grows the active invocations crowd onto a few banks.
 // Sequential addressing (s[tid] += s[tid + stride]) has no conflict.
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) buffer Data { float data[]; };
 shared float partial[256];
 

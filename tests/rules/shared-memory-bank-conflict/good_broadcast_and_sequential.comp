@@ -2,7 +2,7 @@
 // Conflict-free patterns: the same word for all (a broadcast), a row per
 // subgroup, sequential-addressing reductions, two-way strides, vec4 rows, and
 // bins chosen by the data.
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) buffer Data { float data[]; };
 layout(binding = 1) readonly buffer Keys { uint keys[]; };
 shared float s[512];

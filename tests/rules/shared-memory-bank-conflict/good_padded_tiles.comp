@@ -1,7 +1,7 @@
 #version 450
 // Padded tiles: a [32][33] tile read by columns, and a [16][17] tile in a
 // 16x16 workgroup, stay on 32 different banks.
-layout(local_size_x = 32, local_size_y = 8) in;
+layout(local_size_x = 32, local_size_y = 8) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) buffer Data { float data[]; };
 shared float tile[32][33];
 shared float small_tile[16][17];

@@ -3,7 +3,7 @@
 // same word across a row of invocations) and a column slice of the B tile
 // (consecutive words across invocations). tests/clean/tiled_matmul.comp
 // pads; these tiles do not need it.
-layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x = 16, local_size_y = 16) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) readonly buffer A { float a[]; };
 layout(binding = 1) readonly buffer B { float b[]; };
 layout(binding = 2) writeonly buffer C { float c[]; };

@@ -1,6 +1,6 @@
 #version 450
 // 8 KiB: several threadgroups per Apple GPU core (about 60 KiB each, measured).
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) buffer Data { float data[]; };
 shared float tile[2048];
 

@@ -6,7 +6,7 @@ layout(binding = 0) buffer Data { vec4 x[]; };
 shared Scalars { float s[6144]; };
 shared Vectors { vec4 v[1536]; };
 
-void main() {
+void main() {  // expect: shared-memory-over-limit "swiftshader (16384 bytes)"
     uint l = gl_LocalInvocationID.x;
     v[l] = x[gl_GlobalInvocationID.x];
     barrier();

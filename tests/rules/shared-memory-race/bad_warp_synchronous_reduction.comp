@@ -2,7 +2,7 @@
 // The last steps of a tree reduction run without barriers, trusting that the
 // first 32 invocations run in lockstep. Vulkan's memory model does not order
 // them, and subgroups narrower than 32 split them.
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) buffer Data { float x[]; };
 shared float s[256];
 

@@ -2,7 +2,7 @@
 // A workgroup walks several tiles and puts a barrier before every tile but the
 // first, through a flag the loop sets: the barrier is there on every path that
 // comes around the loop. Found as a false positive on llama.cpp's transpose.
-layout(local_size_x = 32, local_size_y = 8) in;
+layout(local_size_x = 32, local_size_y = 8) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) readonly buffer A { uint src[]; };
 layout(binding = 1) writeonly buffer B { uint dst[]; };
 layout(push_constant) uniform P { uint tiles_x, tiles_z; } p;

@@ -3,7 +3,7 @@
 // trip count is the same for every invocation; the broadcast from invocation 0
 // is read only after the barrier that publishes it (the loop's barriers do not
 // count when n is 0).
-layout(local_size_x = 16, local_size_y = 16) in;
+layout(local_size_x = 16, local_size_y = 16) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) readonly buffer A { float a[]; };
 layout(binding = 1) readonly buffer B { float b[]; };
 layout(binding = 2) writeonly buffer C { float c[]; };

@@ -2,7 +2,7 @@
 // The classic tree reduction: each step reads the upper half that the step
 // before wrote, with a barrier between steps, and a barrier before the
 // broadcast read is overwritten.
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) buffer Data { float x[]; };
 shared float s[256];
 

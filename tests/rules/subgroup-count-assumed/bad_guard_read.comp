@@ -2,7 +2,7 @@
 // The seeds' debugging guide: the first subgroup reads one partial per lane
 // below num_sg = (tg_size + 31) / 32, which is 8 only for 32-wide subgroups.
 #extension GL_KHR_shader_subgroup_arithmetic : require
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) readonly buffer In { float x[]; };
 layout(binding = 1) writeonly buffer Out { float norms[]; };
 shared float partial[32];  // enough for 32 subgroups

@@ -4,7 +4,7 @@
 // invocations in 32-wide subgroups). Here the other lanes add slots that no
 // subgroup wrote, or, on lavapipe, 24 of the 32 sums are never read.
 #extension GL_KHR_shader_subgroup_arithmetic : require
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) buffer Data { float res[]; };
 shared float data[32];
 

@@ -3,7 +3,7 @@
 // subgroups only. Narrower subgroups overrun the array; Adreno's 4 subgroups
 // leave half of it unwritten, and the loop adds it anyway.
 #extension GL_KHR_shader_subgroup_arithmetic : require
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) readonly buffer In { float x[]; };
 layout(binding = 1) writeonly buffer Out { float sums[]; };
 shared float partial[8];

@@ -4,7 +4,7 @@
 // the sums of subgroups past the eighth, and the loop over 8 reads slots
 // Adreno's 4 subgroups never wrote.
 #extension GL_KHR_shader_subgroup_arithmetic : require
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) readonly buffer In { float x[]; };
 layout(binding = 1) writeonly buffer Out { float result[]; };
 layout(push_constant) uniform P { uint n; };

@@ -3,7 +3,7 @@
 // of 1024: 32 groups of 32, of which the guard keeps 8.
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #define WARP_SIZE 32
-layout(local_size_x = 1024) in;
+layout(local_size_x = 1024) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) readonly buffer In { float x[]; };
 layout(binding = 1) writeonly buffer Out { float result[]; };
 layout(push_constant) uniform P { uint n; };

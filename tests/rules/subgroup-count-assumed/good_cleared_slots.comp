@@ -2,7 +2,7 @@
 // The slots are cleared before the subgroups store, so reading all 32 adds
 // zeros where a target has fewer subgroups.
 #extension GL_KHR_shader_subgroup_arithmetic : require
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) readonly buffer In { float x[]; };
 layout(binding = 1) writeonly buffer Out { float sums[]; };
 shared float partial[32];

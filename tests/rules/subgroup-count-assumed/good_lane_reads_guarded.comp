@@ -2,7 +2,7 @@
 // The first subgroup reads one partial per lane below gl_NumSubgroups, and
 // loops while more subgroups than lanes remain.
 #extension GL_KHR_shader_subgroup_arithmetic : require
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) buffer Data { float res[]; };
 shared float data[gl_WorkGroupSize.x / 4];
 

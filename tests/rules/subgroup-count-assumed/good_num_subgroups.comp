@@ -2,7 +2,7 @@
 // Sized for the narrowest subgroup any target runs (4, a quarter of the
 // workgroup) and counted with gl_NumSubgroups.
 #extension GL_KHR_shader_subgroup_arithmetic : require
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) readonly buffer In { float x[]; };
 layout(binding = 1) writeonly buffer Out { float sums[]; };
 shared float partial[gl_WorkGroupSize.x / 4];

@@ -2,7 +2,7 @@
 // A specialized workgroup size and an array of a quarter of it, through
 // gl_WorkGroupSize: enough for subgroups of 4 and wider at any size.
 #extension GL_KHR_shader_subgroup_arithmetic : require
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = 0) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(constant_id = 0) const uint BLOCK_SIZE = 256;
 layout(binding = 0) buffer Data { float res[]; };
 shared float partial[gl_WorkGroupSize.x / 4];

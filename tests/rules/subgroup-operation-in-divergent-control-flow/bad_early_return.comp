@@ -2,7 +2,7 @@
 // Invocations past the end leave early: the mean divides the sum of the
 // lanes that stayed by every lane of the subgroup.
 #extension GL_KHR_shader_subgroup_arithmetic : require
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) buffer Data { float x[]; };
 layout(push_constant) uniform P { uint n; };
 

@@ -3,7 +3,7 @@
 // end inside the quad of 64 to 67; lanes 6 and 7 of every group of eight
 // leave the quad 4 to 7 half active.
 #extension GL_KHR_shader_subgroup_quad : require
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) buffer Data { float x[]; };
 
 void main() {

@@ -2,7 +2,7 @@
 // Lanes past n leave; the last lane that stays reads its right neighbour,
 // which has gone: its value is undefined.
 #extension GL_KHR_shader_subgroup_shuffle_relative : require
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) readonly buffer In { float x[]; };
 layout(binding = 1) writeonly buffer Out { float dx[]; };
 layout(push_constant) uniform Params { uint n; };

@@ -3,7 +3,7 @@
 // threads that run it, on every wave size.
 RWStructuredBuffer<float> data : register(u0);
 
-[numthreads(256, 1, 1)]
+[numthreads(256, 1, 1)]  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 void main(uint3 gtid : SV_GroupThreadID, uint3 dtid : SV_DispatchThreadID) {
     float v = data[dtid.x];
     if (gtid.x < 64) {

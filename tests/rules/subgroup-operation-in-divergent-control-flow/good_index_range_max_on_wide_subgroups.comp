@@ -5,7 +5,7 @@
 // on the lanes that run it. Taking 32 invocations for one subgroup is another
 // rule's finding.
 #extension GL_KHR_shader_subgroup_arithmetic : require
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) buffer Data { float x[]; };
 shared float partial[256];
 

@@ -5,7 +5,7 @@
 // the index with its low two bits cleared, the lane's position in a group of
 // eight compared at 4.
 #extension GL_KHR_shader_subgroup_quad : require
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) buffer Data { float x[]; };
 layout(push_constant) uniform Params { uint n; uint quads; };
 

@@ -3,7 +3,7 @@
 // whole subgroups on every target (a multiple of Adreno's 128).
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) buffer Data { float x[]; };
 layout(push_constant) uniform P { uint n; };
 

@@ -5,7 +5,7 @@ RWStructuredBuffer<float> output : register(u1);
 RWStructuredBuffer<uint> counter : register(u2);
 cbuffer Params : register(b3) { uint n; };
 
-[numthreads(256, 1, 1)]
+[numthreads(256, 1, 1)]  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 void main(uint3 dtid : SV_DispatchThreadID, uint3 gid : SV_GroupID, uint3 gtid : SV_GroupThreadID) {
     uint tid = dtid.x;
     float v = tid < n ? input[tid] : 0.0;

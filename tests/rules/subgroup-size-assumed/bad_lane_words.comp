@@ -12,7 +12,7 @@ layout(std430, binding = 1) buffer Totals { uint total[]; };
 void main() {
     bool positive = x[gl_GlobalInvocationID.x] > 0.0;
     uvec4 ballot = subgroupBallot(positive);
-    uint words = gl_SubgroupSize >> 5u;  // expect: subgroup-size-assumed not-reproduced "'gl_SubgroupSize >> 5' counts the subgroup's 32-lane words and is 0 where subgroups are narrower than 32; lavapipe (8 wide); intel-xe (8 to 32 wide, chosen per shader) and arm-mali-valhall (16 wide) run narrower ones"
+    uint words = gl_SubgroupSize >> 5u;  // expect: subgroup-size-assumed not-reproduced "'gl_SubgroupSize >> 5' counts the subgroup's 32-lane words and is 0 where subgroups are narrower than 32; swiftshader (4 wide); lavapipe (8 wide); intel-xe (8 to 32 wide, chosen per shader) and arm-mali-valhall (16 wide) run narrower ones"
     uint counted = 0u;
     for (uint w = 0u; w < words; ++w) counted += bitCount(ballot[w]);
     uint first = subgroupBallot(positive).x;  // expect: subgroup-size-assumed not-reproduced "only the first word of a ballot is read: it holds lanes 0 to 31, and qualcomm-adreno-6xx (64 wide) runs wider subgroups" // expect-note: "the ballot is taken here"

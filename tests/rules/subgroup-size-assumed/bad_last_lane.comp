@@ -2,7 +2,7 @@
 // A workgroup scan: each subgroup scans, its last lane publishes the
 // subgroup's total. Lane 31 is the last lane only of a 32-wide subgroup.
 #extension GL_KHR_shader_subgroup_arithmetic : require
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) buffer Data { uint data[]; };
 shared uint totals[gl_WorkGroupSize.x];
 

@@ -11,5 +11,5 @@ layout(std430, binding = 1) writeonly buffer Out { float row_sum[]; };
 void main() {
     uint row = gl_WorkGroupID.x * 4u + gl_LocalInvocationID.y;
     float s = subgroupAdd(x[row * 32u + gl_LocalInvocationID.x]);
-    if (gl_LocalInvocationID.x == 0u) row_sum[row] = s;  // expect: subgroup-size-assumed confirmed "gl_LocalInvocationID.x as the subgroup lane of a 32x4x1 workgroup assumes 32-wide subgroups; lavapipe (8 wide)" // expect-note: "decides which invocations run this branch" // expect-note: "which stores a subgroup result"
+    if (gl_LocalInvocationID.x == 0u) row_sum[row] = s;  // expect: subgroup-size-assumed confirmed "gl_LocalInvocationID.x as the subgroup lane of a 32x4x1 workgroup assumes 32-wide subgroups; swiftshader (4 wide); lavapipe (8 wide)" // expect-note: "decides which invocations run this branch" // expect-note: "which stores a subgroup result"
 }

@@ -4,7 +4,7 @@ StructuredBuffer<float> input : register(t0);
 RWStructuredBuffer<float> sums : register(u1);
 groupshared float partial[8];
 
-[numthreads(256, 1, 1)]
+[numthreads(256, 1, 1)]  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 void main(uint3 gtid : SV_GroupThreadID, uint3 gid : SV_GroupID) {
     uint lane = gtid.x % 32;  // expect: subgroup-size-assumed confirmed "'% 32' on SV_GroupThreadID.x assumes 32-wide subgroups"
     uint wave = gtid.x / 32;  // expect: subgroup-size-assumed confirmed "'/ 32' on SV_GroupThreadID.x"

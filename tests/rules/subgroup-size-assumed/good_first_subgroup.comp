@@ -2,7 +2,7 @@
 // The second stage selects the first subgroup by its id, and a stage of 32
 // invocations with no subgroup operation in it is no assumption either.
 #extension GL_KHR_shader_subgroup_arithmetic : require
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) buffer Data { float res[]; };
 shared float partial[gl_WorkGroupSize.x / 4];
 shared float scratch[32];

@@ -2,7 +2,7 @@
 // The width is a specialization constant the application sets to the
 // device's subgroup size (and requests with requiredSubgroupSize).
 #extension GL_KHR_shader_subgroup_arithmetic : require
-layout(local_size_x_id = 0) in;
+layout(local_size_x_id = 0) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(constant_id = 0) const uint BLOCK_SIZE = 256;
 layout(constant_id = 1) const uint SUBGROUP_SIZE = 32;
 layout(binding = 0) readonly buffer In { float x[]; };

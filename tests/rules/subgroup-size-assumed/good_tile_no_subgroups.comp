@@ -1,7 +1,7 @@
 #version 450
 // A 32 x 8 tile transpose: % 32 and / 32 index the tile, and no subgroup
 // is involved.
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) readonly buffer In { float a[]; };
 layout(binding = 1) writeonly buffer Out { float b[]; };
 layout(push_constant) uniform P { uint width; uint height; };

@@ -2,7 +2,7 @@
 // A kernel that uses subgroups for its row sums and % 32 for a tile of its
 // own: the tile index never meets a subgroup result.
 #extension GL_KHR_shader_subgroup_arithmetic : require
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) readonly buffer In { float a[]; };
 layout(binding = 1) writeonly buffer Out { float b[]; };
 layout(binding = 2) writeonly buffer Sums { float sums[]; };

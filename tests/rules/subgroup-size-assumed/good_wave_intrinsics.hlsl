@@ -4,7 +4,7 @@ StructuredBuffer<uint> input : register(t0);
 RWStructuredBuffer<uint> output : register(u1);
 groupshared uint totals[256];
 
-[numthreads(256, 1, 1)]
+[numthreads(256, 1, 1)]  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 void main(uint3 gtid : SV_GroupThreadID, uint3 dtid : SV_DispatchThreadID) {
     uint scan = WavePrefixSum(input[dtid.x]) + input[dtid.x];
     uint wave = gtid.x / WaveGetLaneCount();

@@ -1,7 +1,7 @@
 #version 450
 // The seeds' strided access: each invocation reads a row of its own
 // (`x[tid * D + col]`), so the invocations of a subgroup read D elements apart.
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) readonly buffer X { float x[]; };
 layout(binding = 1) writeonly buffer Y { float y[]; };
 layout(push_constant) uniform P { uint D; };

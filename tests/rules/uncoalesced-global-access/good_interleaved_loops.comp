@@ -1,7 +1,7 @@
 #version 450
 // Loops whose invocations interleave: neighbours are one element apart on
 // every iteration, however far each invocation travels.
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 layout(binding = 0) readonly buffer X { float x[]; };
 layout(binding = 1) buffer Y { float y[]; };
 layout(push_constant) uniform P { uint n; uint rows; };

@@ -4,7 +4,7 @@ StructuredBuffer<float> input : register(t0);
 RWStructuredBuffer<float> output : register(u1);
 cbuffer Params : register(b2) { uint width; uint height; };
 
-[numthreads(16, 16, 1)]
+[numthreads(16, 16, 1)]  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
 void main(uint3 gtid : SV_GroupThreadID, uint3 gid : SV_GroupID, uint3 dtid : SV_DispatchThreadID) {
     uint row = gid.y;
     float sum = 0.0;
