@@ -16,6 +16,42 @@ namespace {
 // long chains of loop-carried arithmetic.
 constexpr int kInvariantDepth = 32;
 
+// The variable a pointer points into, through access chains.
+uint32_t root_variable(const Module& module, uint32_t pointer) {
+  for (int depth = 0; depth < 16; ++depth) {
+    const ir::Instruction* definition = module.def(pointer);
+    if (!definition) return 0;
+    if (definition->opcode() == Op::OpVariable) return pointer;
+    if (definition->opcode() != Op::OpAccessChain && definition->opcode() != Op::OpInBoundsAccessChain) return 0;
+    pointer = definition->word(2);
+  }
+  return 0;
+}
+
+// Whether an instruction in the loop may write the variable `pointer` points
+// into: a store through it, a copy into it, or a call (that may be handed it).
+bool written_in(const Module& module, const Cfg& cfg, const Loop& loop, uint32_t pointer) {
+  const uint32_t variable = root_variable(module, pointer);
+  if (variable == 0) return true;
+  const ir::Block* header = module.block_of(*loop.merge);
+  const ir::Function* function = header ? module.function_of(*header) : nullptr;
+  if (!function) return true;
+  for (uint32_t block = 0; block < cfg.size(); ++block) {
+    if (!loop.body[block]) continue;
+    for (const ir::Instruction& instruction : function->blocks[block].instructions) {
+      switch (instruction.opcode()) {
+        case Op::OpStore:
+        case Op::OpCopyMemory:
+          if (root_variable(module, instruction.word(0)) == variable) return true;
+          break;
+        case Op::OpFunctionCall: return true;
+        default: break;
+      }
+    }
+  }
+  return false;
+}
+
 bool invariant(const Module& module, const Cfg& cfg, const Loop& loop, uint32_t id, int depth) {
   if (depth > kInvariantDepth) return false;
   uint32_t value = copied_value(module, id);
@@ -27,7 +63,10 @@ bool invariant(const Module& module, const Cfg& cfg, const Loop& loop, uint32_t 
   if (definition->opcode() == Op::OpLoad) {
     auto storage = module.storage_class(definition->word(2));
     bool read_only = storage == spv::StorageClass::Input || storage == spv::StorageClass::PushConstant;
-    return read_only && invariant(module, cfg, loop, definition->word(2), depth + 1);
+    // A function's own variable no instruction of the loop writes: a
+    // parameter the inliner left in memory (`void f(uvec3 size)`).
+    bool unwritten = storage == spv::StorageClass::Function && !written_in(module, cfg, loop, definition->word(2));
+    return (read_only || unwritten) && invariant(module, cfg, loop, definition->word(2), depth + 1);
   }
   if (!is_pure(definition->opcode())) return false;
   for (uint32_t input : definition->input_ids()) {

@@ -11,6 +11,7 @@
 #include "analyzer/ssa.h"
 #include "analyzer/symbolic.h"
 #include "rules/rule.h"
+#include "rules/support/loop_counter.h"
 
 namespace klint {
 namespace {
@@ -384,19 +385,6 @@ struct Spelling {
     return fmt::format("{}.{}", variable(read.builtin), kAxis[read.dim]);
   }
 };
-
-// The name of the local variable a loop counter is, from the store glslang
-// keeps of its update; empty when there is none.
-std::string counter_name(const Module& module, const Induction& variable) {
-  for (const ir::Instruction* use : module.uses(variable.update)) {
-    if (use->opcode() != Op::OpStore || use->word(1) != variable.update) continue;
-    const ir::Instruction* pointer = module.def(use->word(0));
-    if (!pointer || pointer->opcode() != Op::OpVariable) continue;
-    std::string name = module.name(pointer->result_id());
-    if (!name.empty() && name[0] != '%') return name;
-  }
-  return "";
-}
 
 struct Mismatch {
   const Loop* loop;

@@ -69,6 +69,11 @@ void add_debug_store(ir::Module& module) {
   module.add_global(make_instruction(Op::OpDecorate, 0, 0, {id(variable), decoration(spv::Decoration::Binding), literal(0)}));
   module.add_global(make_instruction(Op::OpMemberDecorate, 0, 0,
                                      {id(block), literal(0), decoration(spv::Decoration::Offset), literal(0)}));
+  // Before SPIR-V 1.3 the StorageBuffer class needs its extension, as the
+  // runner's instrumentation adds it (runner/instrument.cpp).
+  if (module.header.version < 0x00010300) {
+    module.add_global(make_instruction(Op::OpExtension, 0, 0, {ir::string("SPV_KHR_storage_buffer_storage_class")}));
+  }
   if (module.header.version >= 0x00010400) ASSERT_TRUE(module.add_entry_point_interface(entry, variable));
 
   for (ir::Function& function : module.functions) {
