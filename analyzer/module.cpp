@@ -54,6 +54,8 @@ void Module::index() {
     if (inserted) location_files_.push_back(path);
     return it->second;
   };
+  InlinedCallTracker calls(origin_.function_lines);
+  std::map<std::vector<InlinedCall>, uint32_t> chain_numbers;
   auto visit = [&](const ir::Instruction& instruction) {
     ++ordinal;
     Indexed& indexed = indexed_[&instruction];
@@ -62,6 +64,7 @@ void Module::index() {
     switch (instruction.opcode()) {
       case spv::Op::OpLine:
         line = Line{instruction.word(0), instruction.word(1), instruction.word(2)};
+        if (auto file = strings_.find(line->file); file != strings_.end()) calls.line(file->second, line->line);
         return;
       case spv::Op::OpNoLine:
       case spv::Op::OpLabel:
@@ -86,6 +89,11 @@ void Module::index() {
       indexed.file = file_number(file != strings_.end() ? file->second : origin_.path);
       indexed.line = line->line;
       indexed.column = column;
+    }
+    if (block && !calls.calls().empty()) {
+      auto [it, inserted] = chain_numbers.try_emplace(calls.calls(), static_cast<uint32_t>(call_chains_.size() + 1));
+      if (inserted) call_chains_.push_back(calls.calls());
+      indexed.calls = it->second;
     }
   };
 
@@ -115,6 +123,7 @@ void Module::index() {
     visit(instruction);
   }
   for (const ir::Function& function : ir_.functions) {
+    calls.enter_function();
     visit(function.definition);
     for (const ir::Instruction& instruction : function.prelude) visit(instruction);
     for (const ir::Block& b : function.blocks) {
@@ -441,6 +450,12 @@ std::optional<Location> Module::indexed_location(const ir::Instruction& instruct
   auto it = indexed_.find(&instruction);
   if (it == indexed_.end() || it->second.file == 0) return std::nullopt;
   return Location{location_files_[it->second.file - 1], it->second.line, it->second.column, 0, {}};
+}
+
+std::span<const InlinedCall> Module::inlined_calls(const ir::Instruction& instruction) const {
+  auto it = indexed_.find(&instruction);
+  if (it == indexed_.end() || it->second.calls == 0) return {};
+  return call_chains_[it->second.calls - 1];
 }
 
 size_t Module::ordinal(const ir::Instruction& instruction) const {

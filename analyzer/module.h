@@ -7,12 +7,14 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "analyzer/cfg.h"
 #include "analyzer/diagnostic.h"
+#include "analyzer/inlined_calls.h"
 #include "analyzer/ir/module.h"
 
 namespace klint {
@@ -58,6 +60,9 @@ struct ModuleOrigin {
   // it (a constant the host sets to the subgroup size, linted per width);
   // 0 when any width the targets run may be the one.
   uint32_t subgroup_size = 0;
+  // The lines each function of the module as compiled spans, to tell which
+  // call inlined code came from (analyzer/inlined_calls.h).
+  std::vector<FunctionLines> function_lines;
 };
 
 class Module {
@@ -118,6 +123,9 @@ class Module {
   // The instruction's 1-based position in module order (ir::Module::for_each_instruction),
   // which an encode and a decode of the module keep; 0 for one not in this module.
   size_t ordinal(const ir::Instruction& instruction) const;
+  // The calls, outermost first, that the inliner put the instruction's code
+  // in place of; empty for code of the function itself.
+  std::span<const InlinedCall> inlined_calls(const ir::Instruction& instruction) const;
   // Where a global variable is declared: its OpLine if it has one, else the
   // line of the main source (kept in OpSource) that declares a variable of its
   // name, else the entry point's location.
@@ -198,8 +206,10 @@ class Module {
     const ir::Block* block = nullptr;  // nullptr for globals
     uint32_t file = 0;  // 1 + index into location_files_; 0 when it has no location
     uint32_t line = 0, column = 0;
+    uint32_t calls = 0;  // 1 + index into call_chains_; 0 when inlined from no call
   };
   std::unordered_map<const ir::Instruction*, Indexed> indexed_;
+  std::vector<std::vector<InlinedCall>> call_chains_;
   std::vector<std::string> location_files_;
   std::optional<Location> indexed_location(const ir::Instruction& instruction) const;
   mutable std::vector<std::string> disassembly_;  // by ordinal - 1, made on first use

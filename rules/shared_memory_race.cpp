@@ -8,6 +8,7 @@
 #include "analyzer/collision.h"
 #include "analyzer/workgroup_memory.h"
 #include "rules/rule.h"
+#include "rules/support/call_sites.h"
 #include "rules/support/shared_access_text.h"
 
 namespace klint {
@@ -188,7 +189,7 @@ class SharedMemoryRace final : public Rule {
         std::optional<Collision> collision = intervals.collision(finder, pair, UnknownGuards::HoldForOne);
         if (collision && swapped) std::swap(collision->first, collision->second);
         if (!collision) continue;
-        Location location = module.nearest_location(*at.instruction);
+        Location location = report_location(module, at, other);
         Finding finding{&at, &other, *collision};
         auto [it, inserted] = findings.try_emplace({location.file, location.line}, finding);
         if (!inserted && closeness(finding) < closeness(it->second)) it->second = finding;
@@ -200,6 +201,15 @@ class SharedMemoryRace final : public Rule {
   }
 
  private:
+  // The access's own line, or the call it runs in when the two accesses come
+  // from different calls.
+  static Location report_location(const Module& module, const MemoryAccess& at, const MemoryAccess& other) {
+    if (auto calls = diverging_calls(module, *at.instruction, *other.instruction)) {
+      return Location{calls->first->file, calls->first->line, 0, 0, {}, calls->first->function};
+    }
+    return module.nearest_location(*at.instruction);
+  }
+
   static void report_race(const Module& module, Reporter& report, const MemoryAccess& at, const MemoryAccess& other,
                           const Collision& collision, const EntryPoint& entry) {
     std::string variable = module.variable_name(at.variable);
@@ -215,9 +225,21 @@ class SharedMemoryRace final : public Rule {
                             variable, first, verb(at, false), element, second, verb(other, false));
     }
     message += chosen_text(module, *entry.function, collision);
-    auto builder = report.at(*at.instruction, message);
+    // Accesses in two calls race between the calls: the finding is at the
+    // call that runs second, with notes at the accesses in the functions.
+    std::optional<DivergingCalls> calls = diverging_calls(module, *at.instruction, *other.instruction);
+    auto builder = calls ? report.at(report_location(module, at, other), message) : report.at(*at.instruction, message);
+    if (calls) {
+      builder.about(*at.instruction);
+      builder.note(*at.instruction, fmt::format("in '{}', invocation {} {} {} here", calls->first->function, first,
+                                                verb(at, false), element));
+    }
     if (at.instruction != other.instruction) {
-      builder.note(*other.instruction, fmt::format("invocation {} {} {} here{}", second, verb(other, false),
+      const std::string where =
+          calls && calls->second ? fmt::format("in '{}', called at line {}, ", calls->second->function,
+                                               calls->second->line)
+                                 : std::string();
+      builder.note(*other.instruction, fmt::format("{}invocation {} {} {} here{}", where, second, verb(other, false),
                                                    element_text(module, other.variable, collision.second.offset),
                                                    iteration_text(module, collision)));
     }

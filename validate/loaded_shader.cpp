@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "analyzer/inlined_calls.h"
 #include "analyzer/ir/module.h"
 #include "analyzer/normalize.h"
 #include "analyzer/printable.h"
@@ -220,8 +221,9 @@ void load_compiled(CompiledShader& compiled, Language language, const LoadOption
   }
   // From here on only the words and the module decoded from their normalized
   // form count: each copy of a large module is tens of megabytes.
-  original.reset();
   ModuleOrigin origin{shader.path, {}, compiled.workgroup_size_declared};
+  origin.function_lines = function_lines(*original);
+  original.reset();
   if (load.specializer) {
     std::vector<std::string> notes;
     std::optional<std::string> error = load.specializer(words, env, origin, notes);

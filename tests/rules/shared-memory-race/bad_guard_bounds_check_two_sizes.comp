@@ -11,7 +11,7 @@ layout(binding = 1) buffer Data { float v[]; };
 shared float s[128];
 
 float total(float value, uint l) {
-    s[l] = value;  // expect: shared-memory-race confirmed "invocation 0 writes s[0] while invocation 1 reads it"
+    s[l] = value;
     barrier();  // expect: barrier-in-divergent-control-flow
     for (uint k = 64u; k > 0u; k /= 2u) {
         if (l < k) s[l] += s[l + k];
@@ -25,6 +25,6 @@ void main() {
     if (any(greaterThanEqual(position, ivec2(size.width, size.height)))) return;
     uint l = gl_LocalInvocationIndex;
     float a = total(v[l], l);
-    float b = total(a * 2.0, l);
+    float b = total(a * 2.0, l);  // expect: shared-memory-race confirmed "invocation 0 writes s[0] while invocation 1 reads it"
     v[l] = a + b;
 }
