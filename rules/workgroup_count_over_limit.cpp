@@ -366,6 +366,11 @@ const ir::Instruction* id_read(const Module& module, uint32_t value) {
   return found;
 }
 
+bool is_global_id(const Module& module, const ir::Instruction& load) {
+  const ir::Instruction* variable = pointer_variable(module, load.word(2));
+  return variable && module.builtin(variable->result_id()) == spv::BuiltIn::GlobalInvocationId;
+}
+
 std::string thousands(uint64_t n) {
   std::string digits = std::to_string(n), out;
   for (size_t i = 0; i < digits.size(); ++i) {
@@ -386,6 +391,13 @@ class WorkgroupCountOverLimit final : public Rule {
       std::array<Axis, 3> axes = judge_axes(module, *entry.function);
       for (uint32_t axis = 0; axis < 3; ++axis) {
         if (!axes[axis].site || axes[axis].spread) continue;
+        // gl_GlobalInvocationID is the workgroup id only where the workgroup
+        // is one invocation wide for certain, not at a specialization
+        // constant's default the host may override.
+        const ir::Instruction* read = id_read(module, axes[axis].index);
+        if (read && is_global_id(module, *read) && entry.workgroup_size && (*entry.workgroup_size)[axis].spec_id) {
+          continue;
+        }
         report_axis(module, options, *entry.function, axis, axes[axis], report);
       }
     }
@@ -418,14 +430,11 @@ class WorkgroupCountOverLimit final : public Rule {
           for (const Polynomial& step : forms_of(module, values, induction->step_value)) {
             if (step.mentions(Symbol{Symbol::Kind::NumWorkgroups, a})) axes[a].spread = true;
           }
-          // A loop that starts at the workgroup id and steps by a run-time
-          // count (HLSL, which has no gl_NumWorkGroups) strides too.
-          if (!module.constant_value(induction->step_value)) {
-            for (const Polynomial& start : forms_of(module, values, induction->initial)) {
-              for (const Symbol& s : start.symbols()) {
-                if (is_workgroup_id(s, a)) axes[a].spread = true;
-              }
-            }
+          // A counter that starts at the workgroup id itself strides over
+          // the workgroups, whatever its step: a count the host passes (HLSL
+          // has no gl_NumWorkGroups) or a number of workgroups it assumes.
+          for (const Polynomial& start : forms_of(module, values, induction->initial)) {
+            if (start.coefficient(Symbol{Symbol::Kind::WorkgroupId, a}) != 0) axes[a].spread = true;
           }
         }
       }
@@ -475,8 +484,7 @@ class WorkgroupCountOverLimit final : public Rule {
     const SymbolicValues& values = module.symbolic(function);
     const char* a = kAxis[axis];
     const ir::Instruction* read = id_read(module, found.index);
-    const bool global = read && module.builtin(pointer_variable(module, read->word(2))->result_id()) ==
-                                    spv::BuiltIn::GlobalInvocationId;
+    const bool global = read && is_global_id(module, *read);
     std::string builtin = global ? (hlsl ? "SV_DispatchThreadID" : "gl_GlobalInvocationID")
                                  : (hlsl ? "SV_GroupID" : "gl_WorkGroupID");
     std::string id = global ? fmt::format("{}.{} with {} = 1", builtin, a,
