@@ -335,23 +335,39 @@ bool is_ordered_integer_comparison(spv::Op op) {
   }
 }
 
-// The load of the built-in the value reads its id along `axis` from:
-// gl_WorkGroupID or gl_GlobalInvocationID.
-const ir::Instruction* id_read(const Module& module, uint32_t value) {
+// The built-in gl_WorkGroupID or gl_GlobalInvocationID the value reads.
+const ir::Instruction* builtin_id(const Module& module, uint32_t pointer) {
+  const ir::Instruction* variable = pointer_variable(module, pointer);
+  auto builtin = variable ? module.builtin(variable->result_id()) : std::nullopt;
+  return builtin == spv::BuiltIn::WorkgroupId || builtin == spv::BuiltIn::GlobalInvocationId ? variable : nullptr;
+}
+
+// The load of the workgroup id along `axis` (or of the global invocation id)
+// that `value` is computed from: the first in the source, where several are.
+const ir::Instruction* id_read(const Module& module, uint32_t value, uint32_t axis) {
   std::vector<uint32_t> work{value};
   std::set<uint32_t> seen;
   const ir::Instruction* found = nullptr;
+  auto take = [&](const ir::Instruction& load) {
+    if (!found || module.nearest_location(load).line < module.nearest_location(*found).line) found = &load;
+  };
   while (!work.empty() && seen.size() < 4096) {
     uint32_t next = work.back();
     work.pop_back();
     if (!seen.insert(next).second) continue;
     const ir::Instruction* def = module.def(next);
     if (!def || def->opcode() == spv::Op::OpLabel) continue;
-    if (def->opcode() == spv::Op::OpLoad) {
-      const ir::Instruction* variable = pointer_variable(module, def->word(2));
-      auto builtin = variable ? module.builtin(variable->result_id()) : std::nullopt;
-      if (builtin == spv::BuiltIn::WorkgroupId || builtin == spv::BuiltIn::GlobalInvocationId) {
-        if (!found || module.location(*def).line < module.location(*found).line) found = def;
+    if (def->opcode() == spv::Op::OpLoad && builtin_id(module, def->word(2))) {
+      // One component, through an access chain: only the axis' own.
+      std::optional<PointerPath> path = pointer_path(module, def->word(2));
+      if (path && !path->indices.empty() && module.constant_value(path->indices.back()) != axis) continue;
+      take(*def);
+      continue;
+    }
+    if (def->opcode() == spv::Op::OpCompositeExtract && def->operands().size() == 4) {
+      const ir::Instruction* vector = module.def(def->word(2));
+      if (vector && vector->opcode() == spv::Op::OpLoad && builtin_id(module, vector->word(2))) {
+        if (def->word(3) == axis) take(*vector);
         continue;
       }
     }
@@ -394,7 +410,7 @@ class WorkgroupCountOverLimit final : public Rule {
         // gl_GlobalInvocationID is the workgroup id only where the workgroup
         // is one invocation wide for certain, not at a specialization
         // constant's default the host may override.
-        const ir::Instruction* read = id_read(module, axes[axis].index);
+        const ir::Instruction* read = id_read(module, axes[axis].index, axis);
         if (read && is_global_id(module, *read) && entry.workgroup_size && (*entry.workgroup_size)[axis].spec_id) {
           continue;
         }
@@ -483,7 +499,7 @@ class WorkgroupCountOverLimit final : public Rule {
     const bool hlsl = module.is_hlsl();
     const SymbolicValues& values = module.symbolic(function);
     const char* a = kAxis[axis];
-    const ir::Instruction* read = id_read(module, found.index);
+    const ir::Instruction* read = id_read(module, found.index, axis);
     const bool global = read && is_global_id(module, *read);
     std::string builtin = global ? (hlsl ? "SV_DispatchThreadID" : "gl_GlobalInvocationID")
                                  : (hlsl ? "SV_GroupID" : "gl_WorkGroupID");
