@@ -23,7 +23,8 @@ float workgroup_sum(float v) {
 }
 
 void main() {
-    uint row = gl_WorkGroupID.x;
+    // Rows over x and y: a dispatch reaches past 65,535 rows.
+    uint row = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
     float s = 0.0;
     for (uint i = gl_LocalInvocationID.x; i < D; i += 128) s += x[row * D + i];
     float mean = workgroup_sum(s) / float(D);

@@ -11,7 +11,8 @@ layout(push_constant) uniform P { uint D; float eps; };
 shared float partial[128];
 
 void main() {
-    uint row = gl_WorkGroupID.x;
+    // Rows over x and y: a dispatch reaches past 65,535 rows.
+    uint row = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
     float sum_sq = 0.0;
     for (uint i = gl_LocalInvocationID.x; i < D; i += gl_WorkGroupSize.x) {
         float v = x[row * D + i];

@@ -34,7 +34,8 @@ float reduce_sum(float v) {
 }
 
 void main() {
-    uint row = gl_WorkGroupID.x;
+    // Rows over x and y: a dispatch reaches past 65,535 rows.
+    uint row = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
     float m = -3.402823e38;
     for (uint i = gl_LocalInvocationID.x; i < n; i += 128) m = max(m, x[row * n + i]);
     m = reduce_max(m);

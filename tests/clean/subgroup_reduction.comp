@@ -9,7 +9,8 @@ layout(push_constant) uniform P { uint n; };
 shared float partial[128];  // one per subgroup: enough for subgroups of 1 and up
 
 void main() {
-    uint row = gl_WorkGroupID.x;
+    // Rows over x and y: a dispatch reaches past 65,535 rows.
+    uint row = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
     float sum = 0.0;
     for (uint i = gl_LocalInvocationID.x; i < n; i += gl_WorkGroupSize.x) sum += x[row * n + i];
     sum = subgroupAdd(sum);

@@ -9,7 +9,7 @@ shared float partial[256];
 
 void main() {
     uint tid = gl_LocalInvocationID.x;
-    uint row = gl_WorkGroupID.x;
+    uint row = gl_WorkGroupID.x;  // expect: workgroup-count-over-limit
     if (tid >= D) return;
     float v = x[row * D + tid];
     partial[tid] = v * v;

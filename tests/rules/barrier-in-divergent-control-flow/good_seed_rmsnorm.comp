@@ -11,7 +11,7 @@ shared float partial[32];
 
 void main() {
     uint tid = gl_LocalInvocationID.x;
-    uint row = gl_WorkGroupID.x;
+    uint row = gl_WorkGroupID.x;  // expect: workgroup-count-over-limit
     float sum_sq = 0.0;
     for (uint i = tid; i < D; i += gl_WorkGroupSize.x) {
         float v = x[row * D + i];

@@ -9,7 +9,7 @@ shared uvec4 ballot;
 shared uint staged[128];
 
 void main() {
-    if (gl_LocalInvocationID.x == 0) ballot = ballots[gl_WorkGroupID.x];
+    if (gl_LocalInvocationID.x == 0) ballot = ballots[gl_WorkGroupID.x];  // expect: workgroup-count-over-limit
     barrier();
     if (subgroupBallotBitCount(ballot) > 8u) return;
     staged[gl_LocalInvocationID.x] = gl_LocalInvocationID.x;

@@ -7,7 +7,7 @@ layout(binding = 0) buffer X { float x[]; };
 layout(push_constant) uniform P { uint D; uint K; };
 
 void main() {
-    uint row = gl_WorkGroupID.x;
+    uint row = gl_WorkGroupID.x;  // expect: workgroup-count-over-limit
     uint tid = gl_LocalInvocationID.x;
     for (uint i = tid; i < D; i += gl_WorkGroupSize.x) x[row * D + i] *= 0.5;
     for (uint i = tid; i < K; i += 256) x[row * D + i] += 1.0;

@@ -9,7 +9,7 @@ shared float sumsh[64];
 
 void main() {
     uint tid = gl_LocalInvocationID.x;
-    uint row = gl_WorkGroupID.x;
+    uint row = gl_WorkGroupID.x;  // expect: workgroup-count-over-limit
     float sum = 0.0;
     for (uint i = tid; i < n; i += 64) sum += x[row * n + i] * x[row * n + i];
     sumsh[tid] = sum;

@@ -7,7 +7,7 @@ RWStructuredBuffer<float> data : register(u0);
 groupshared float total;
 
 [numthreads(64, 1, 1)]
-void main(uint3 tid : SV_GroupThreadID, uint3 gid : SV_GroupID) {
+void main(uint3 tid : SV_GroupThreadID, uint3 gid : SV_GroupID) {  // expect: workgroup-count-over-limit
     if (tid.x < WRITERS) total = data[tid.x];  // expect: shared-memory-race confirmed "invocations 0 and 1 both write total"
     GroupMemoryBarrierWithGroupSync();
     data[gid.x] = total;

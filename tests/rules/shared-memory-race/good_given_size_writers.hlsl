@@ -8,7 +8,7 @@ groupshared float total;
 groupshared float slot[64];
 
 [numthreads(64, 1, 1)]
-void main(uint3 tid : SV_GroupThreadID, uint3 gid : SV_GroupID) {
+void main(uint3 tid : SV_GroupThreadID, uint3 gid : SV_GroupID) {  // expect: workgroup-count-over-limit
     if (tid.x < WRITERS) total = data[tid.x];
     slot[tid.x % SLOTS] = data[tid.x];
     GroupMemoryBarrierWithGroupSync();

@@ -15,7 +15,7 @@ uint tid() { return gl_LocalInvocationIndex; }
 void main() {
     if (tid() == 0u) arrivals = 0u;
     if (gl_LocalInvocationIndex == pc.first) picked = x[0];
-    uint idx = x[gl_WorkGroupID.x];
+    uint idx = x[gl_WorkGroupID.x];  // expect: workgroup-count-over-limit
     if (tid() == idx) chosen = x[1];
     barrier();
     if (atomicAdd(arrivals, 1u) + 1u == pc.total) last = x[2];

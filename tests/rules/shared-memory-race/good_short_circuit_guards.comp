@@ -23,5 +23,5 @@ void main() {
         }
         barrier();
     }
-    if (col == 0) result[gl_WorkGroupID.x] = where[0];
+    if (col == 0) result[gl_WorkGroupID.x] = where[0];  // expect: workgroup-count-over-limit
 }

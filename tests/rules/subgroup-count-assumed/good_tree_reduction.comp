@@ -22,5 +22,5 @@ void main() {
         }
         barrier();
     }
-    if (gl_LocalInvocationID.x == 0) sums[gl_WorkGroupID.x] = sqrt(sumsh[0]);
+    if (gl_LocalInvocationID.x == 0) sums[gl_WorkGroupID.x] = sqrt(sumsh[0]);  // expect: workgroup-count-over-limit
 }

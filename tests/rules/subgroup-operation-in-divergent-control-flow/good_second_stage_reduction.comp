@@ -12,7 +12,7 @@ shared float partial[256];
 
 void main() {
     float sum = 0.0;
-    for (uint i = gl_LocalInvocationID.x; i < n; i += gl_WorkGroupSize.x) sum += x[gl_WorkGroupID.x * n + i];
+    for (uint i = gl_LocalInvocationID.x; i < n; i += gl_WorkGroupSize.x) sum += x[gl_WorkGroupID.x * n + i];  // expect: workgroup-count-over-limit
     sum = subgroupAdd(sum);  // after the loop every lane is back, whatever its trip count
     if (subgroupElect()) partial[gl_SubgroupID] = sum;
     barrier();

@@ -10,7 +10,7 @@ layout(std430, binding = 1) writeonly buffer Out { uint masks[]; };
 void main() {
     uint lane = gl_SubgroupInvocationID;
     bool on = false;
-    if (lane < 32u) on = (flags[gl_WorkGroupID.x] & (1u << lane)) != 0u;
+    if (lane < 32u) on = (flags[gl_WorkGroupID.x] & (1u << lane)) != 0u;  // expect: workgroup-count-over-limit
     uint mask = subgroupBallot(on).x;
     if (subgroupElect()) masks[gl_WorkGroupID.x] = mask;
 }

@@ -9,7 +9,7 @@ shared float partial[128];
 
 void main() {
     uint tid = gl_LocalInvocationID.x;
-    if (tid < D) partial[tid] = x[gl_WorkGroupID.x * D + tid];
+    if (tid < D) partial[tid] = x[gl_WorkGroupID.x * D + tid];  // expect: workgroup-count-over-limit
     barrier();
     for (uint s = 64; s > 0; s >>= 1) {
         // expect@+1: uninitialized-shared-read confirmed "invocation 63 reads partial[127], which no invocation writes before it when D = 127" // expect-note@-3: "'partial' is written here, but not at partial[127] when D = 127"

@@ -8,7 +8,7 @@ shared float partial[128];
 
 void main() {
     uint tid = gl_LocalInvocationID.x;
-    partial[tid] = tid < D ? x[gl_WorkGroupID.x * D + tid] : 0.0;
+    partial[tid] = tid < D ? x[gl_WorkGroupID.x * D + tid] : 0.0;  // expect: workgroup-count-over-limit
     barrier();
     for (uint s = 64; s > 0; s >>= 1) {
         if (tid < s) partial[tid] += partial[tid + s];
