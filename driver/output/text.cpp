@@ -132,13 +132,6 @@ std::vector<Glyph> render(std::string_view line) {
   return glyphs;
 }
 
-// Text from a diagnostic (message, path, excerpt) made safe to print.
-std::string sanitize(std::string_view text) {
-  std::string out;
-  for (const Glyph& glyph : render(text)) out += glyph.text;
-  return out;
-}
-
 size_t width_of(const std::vector<Glyph>& glyphs) {
   return glyphs.empty() ? 0 : glyphs.back().column + glyphs.back().width;
 }
@@ -272,6 +265,12 @@ void DiagnosticPrinter::source_line(std::string_view line, const Location& locat
 }
 
 }  // namespace
+
+std::string sanitize(std::string_view text) {
+  std::string out;
+  for (const Glyph& glyph : render(text)) out += glyph.text;
+  return out;
+}
 
 bool use_color(ColorMode mode, int fd) {
   switch (mode) {

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <ostream>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzer/source.h"
@@ -15,6 +17,12 @@
 namespace klint {
 
 enum class ColorMode { Auto, Always, Never };
+
+// Text from an input (a message, a file name, an excerpt) as every output
+// shows it: well-formed UTF-8 kept, tabs as spaces, control bytes and bytes
+// that are not UTF-8 as \xNN, bidirectional overrides as <U+XXXX>. Only for
+// showing: baselines, fingerprints and SARIF URIs keep a file name's bytes.
+std::string sanitize(std::string_view text);
 
 // Whether to colour output written to `fd` (NO_COLOR and TERM=dumb honoured for Auto).
 bool use_color(ColorMode mode, int fd);
