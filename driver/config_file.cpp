@@ -69,7 +69,7 @@ class Reader {
   Reader(std::string path, fs::path dir) : path_(std::move(path)), dir_(std::move(dir)) {}
 
   std::optional<ConfigFile> read(const toml::table& root) {
-    ConfigFile config{path_, dir_, {}, {}, {}, {}};
+    ConfigFile config{path_, dir_, {}, {}, {}, {}, {}, {}};
     for (const auto& [key, value] : in_file_order(root)) {
       bool ok = false;
       if (*key == "overrides") {
@@ -78,6 +78,10 @@ class Reader {
         ok = read_tables(*key, *value, [&](const toml::table& t) { return read_variant(t, config); });
       } else if (*key == "kernel") {
         ok = read_tables(*key, *value, [&](const toml::table& t) { return read_kernel_table(t, config); });
+      } else if (*key == "exclude") {
+        ok = read_excludes(*key, *value, config.exclude.emplace());
+      } else if (*key == "extend-exclude") {
+        ok = read_excludes(*key, *value, config.extend_exclude.emplace());
       } else {
         ok = read_layer_key(*key, *value, config.settings, "");
       }
@@ -129,7 +133,7 @@ class Reader {
     if (std::optional<bool> read = read_specialization_key(name, value, layer.specialization)) return *read;
     std::vector<std::string_view> known(kLayerKeys.begin(), kLayerKeys.end());
     if (section.empty()) {
-      known.insert(known.end(), {"overrides", "variants", "kernel"});
+      known.insert(known.end(), {"overrides", "variants", "kernel", "exclude", "extend-exclude"});
     } else {
       known.push_back("files");
     }
@@ -319,6 +323,21 @@ class Reader {
       if (!glob) return fail((*files->as_array())[i].source(), error);
       out.push_back(std::move(*glob));
     }
+    return true;
+  }
+
+  // `exclude = ["gen/", "*.spv"]`: gitignore patterns, relative to this file's directory.
+  bool read_excludes(std::string_view key, const toml::node& value, IgnoreList& out) {
+    std::vector<std::string> patterns;
+    if (!read_strings(key, value, "gitignore patterns", patterns)) return false;
+    for (size_t i = 0; i < patterns.size(); ++i) {
+      std::string error;
+      if (!IgnoreList::from_patterns({patterns[i]}, dir_, &error)) {
+        return fail((*value.as_array())[i].source(), fmt::format("in '{}': {}", key, error));
+      }
+    }
+    std::string error;
+    out = *IgnoreList::from_patterns(patterns, dir_, &error);
     return true;
   }
 

@@ -79,6 +79,11 @@ struct Arguments {
   bool confirm = false;
   runner::ConfirmOptions confirm_options;
   uint64_t confirm_seed = 1;
+  bool no_ignore = false;
+  std::vector<std::string> exclude;  // --exclude; replaces klint.toml's `exclude` when given
+  bool exclude_given = false;
+  std::vector<std::string> extend_exclude;
+  bool allow_empty = false;
 };
 
 int usage_error(const std::string& message) {
@@ -310,8 +315,22 @@ int run(const Arguments& args) {
   std::ostream& out = args.output.empty() ? std::cout : buffer;
   TextStyle out_style{args.format == OutputFormat::Text && args.output.empty() && use_color(args.color, STDOUT_FILENO)};
   TextStyle err_style{use_color(args.color, STDERR_FILENO)};
-  Discovery discovery = discover_inputs(args.paths, command_line->force_compute);
   ConfigResolver configs(args.config.empty() ? std::nullopt : std::optional(args.config));
+  WalkOptions walk{.force_compute = command_line->force_compute,
+                   .ignore_files = !args.no_ignore,
+                   .allow_empty = args.allow_empty,
+                   .exclude = std::nullopt,
+                   .extend_exclude = std::nullopt,
+                   .configs = &configs};
+  {
+    std::error_code ec;
+    const std::filesystem::path here = std::filesystem::current_path(ec);
+    if (args.exclude_given) walk.exclude = IgnoreList::from_patterns(args.exclude, here, &error);
+    if (args.exclude_given && !walk.exclude) return usage_error("--exclude: " + error);
+    walk.extend_exclude = IgnoreList::from_patterns(args.extend_exclude, here, &error);
+    if (!walk.extend_exclude) return usage_error("--extend-exclude: " + error);
+  }
+  Discovery discovery = discover_inputs(args.paths, walk);
   Plan plan = plan_jobs(discovery.files, commands ? commands->jobs : std::vector<CompileJob>{}, *command_line, configs,
                         resolve_targets);
   const std::vector<Job>& jobs = plan.jobs;
@@ -538,6 +557,16 @@ int main(int argc, char** argv) {
       ->type_name("N")->group(output);
   app.add_flag("--no-cache", args.no_cache, "Lint every file again instead of reusing results of unchanged files")
       ->group(output);
+  auto* walking = "Walking directories (files named on the command line are always linted)";
+  app.add_flag("--no-ignore", args.no_ignore, "Walk what .gitignore and .ignore files leave out")->group(walking);
+  auto* exclude = app.add_option("--exclude", args.exclude,
+                                 "Leave these out of directory walks, instead of klint.toml's 'exclude' "
+                                 "(gitignore patterns, comma-separated)")
+                      ->type_name("PATTERN,...")->delimiter(',')->allow_extra_args(false)->group(walking);
+  app.add_option("--extend-exclude", args.extend_exclude,
+                 "Leave these out of directory walks too (gitignore patterns, comma-separated)")
+      ->type_name("PATTERN,...")->delimiter(',')->allow_extra_args(false)->group(walking);
+  app.add_flag("--allow-empty", args.allow_empty, "Exit 0 when a directory holds no shaders to lint")->group(walking);
   auto* configuration = "Configuration";
   app.add_option("--config", args.config, "Use this klint.toml for every file instead of each file's nearest one")
       ->type_name("FILE")->group(configuration);
@@ -613,6 +642,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return usage_error(e.what());
   }
+  args.exclude_given = exclude->count() > 0;
   if (targets->parsed()) {
     print_targets(std::cout);
     return kExitClean;

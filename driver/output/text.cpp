@@ -318,7 +318,10 @@ void print_input_message(std::ostream& out, const InputMessage& message, const T
   Painter paint(style);
   const Severity severity = message.is_error ? Severity::Error : Severity::Note;
   out << "klint: " << paint(severity_color(severity), fmt::format("{}:", to_string(severity))) << ' '
-      << paint(kBold, fmt::format("{}: {}", sanitize(message_place(message)), sanitize(message.reason))) << '\n';
+      << paint(kBold, message.reason_names_path
+                          ? sanitize(message.reason)
+                          : fmt::format("{}: {}", sanitize(message_place(message)), sanitize(message.reason)))
+      << '\n';
 }
 
 void print_summary(std::ostream& out, const std::vector<Finding>& diagnostics, size_t files_linted,
