@@ -13,6 +13,7 @@
 #include "analyzer/source.h"
 #include "driver/config_kernel.h"
 #include "driver/paths.h"
+#include "driver/suggestions.h"
 #include "driver/toml_order.h"
 #include "rules/rule.h"
 #include "runner/spelling.h"
@@ -29,18 +30,6 @@ constexpr std::array<std::string_view, 12> kLayerKeys{
     "workgroup-size", "subgroup-size-constant"};
 constexpr std::array<std::string_view, 6> kVariantKeys{"files",          "name",           "defines",
                                                        "specialization", "workgroup-size", "subgroup-size-constant"};
-
-std::vector<std::string_view> rule_ids() {
-  std::vector<std::string_view> ids;
-  for (const RuleInfo* info : RuleRegistry::infos()) ids.push_back(info->id);
-  return ids;
-}
-
-std::vector<std::string_view> target_names() {
-  std::vector<std::string_view> names;
-  for (const Target& target : builtin_targets()) names.push_back(target.name);
-  return names;
-}
 
 bool is_identifier(std::string_view name) {
   auto letter = [](char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
@@ -216,7 +205,7 @@ class Reader {
       const RuleInfo* rule = RuleRegistry::find(ids[i]);
       if (!rule) {
         return fail(elements[i].source(),
-                    fmt::format("unknown rule '{}' in '{}'{}", ids[i], key, did_you_mean(ids[i], rule_ids())));
+                    fmt::format("unknown rule '{}' in '{}'{}", ids[i], key, did_you_mean_rule(ids[i])));
       }
       out.push_back(rule);
     }
@@ -230,7 +219,7 @@ class Reader {
       const RuleInfo* rule = RuleRegistry::find(key->str());
       if (!rule) {
         return fail(key->source(),
-                    fmt::format("unknown rule '{}' in [severity]{}", key->str(), did_you_mean(key->str(), rule_ids())));
+                    fmt::format("unknown rule '{}' in [severity]{}", key->str(), did_you_mean_rule(key->str())));
       }
       const auto* text = level->as_string();
       std::optional<Severity> severity = text ? parse_severity(text->get()) : std::nullopt;
@@ -293,7 +282,7 @@ class Reader {
         continue;
       }
       return fail(elements[i].source(), fmt::format("unknown target '{}' (klint targets lists them){}", out[i],
-                                                    did_you_mean(out[i], target_names())));
+                                                    did_you_mean_target(out[i])));
     }
     return true;
   }
