@@ -86,6 +86,7 @@ struct Arguments {
   bool exclude_given = false;
   std::vector<std::string> extend_exclude;
   bool allow_empty = false;
+  bool quiet = false;  // findings and errors only: no summary, no progress
 };
 
 int usage_error(const std::string& message) {
@@ -345,7 +346,7 @@ int run(const Arguments& args) {
   const std::vector<Job>& jobs = plan.jobs;
   std::vector<InputMessage> messages;
   size_t input_errors = 0;
-  Progress progress(jobs.size());
+  Progress progress(args.quiet ? 0 : jobs.size());
   auto input_message = [&](const InputMessage& message) {
     // Input errors always reach the terminal; the machine formats carry them too.
     progress.clear();
@@ -480,10 +481,12 @@ int run(const Arguments& args) {
   }
   std::cout.flush();
   if (!args.output.empty() && !write_file_atomically(args.output, buffer.str(), &error)) return usage_error(error);
-  if (args.format == OutputFormat::Text || args.format == OutputFormat::Github) {
-    print_summary(std::cerr, all, linted, input_errors, err_style);
+  // ruff's habit: a clean run says so where someone reads it, and stays
+  // silent in pipes and logs.
+  if (!args.quiet && (args.format == OutputFormat::Text || args.format == OutputFormat::Github)) {
+    print_summary(std::cerr, all, linted, input_errors, err_style, ::isatty(STDERR_FILENO) == 1);
   }
-  if (in_baseline > 0) {
+  if (in_baseline > 0 && !args.quiet) {
     std::cerr << fmt::format("klint: {} finding{} in the baseline {} not shown\n", in_baseline,
                              in_baseline == 1 ? "" : "s", args.baseline);
   }
@@ -559,6 +562,7 @@ int main(int argc, char** argv) {
              "sarif (SARIF 2.1.0 for code scanning)",
              "FORMAT")
       ->group(output);
+  app.add_flag("-q,--quiet", args.quiet, "Print findings and errors only: no summary, no progress")->group(output);
   app.add_option("--output", args.output, "Write the report to FILE (whole or not at all) instead of standard output")
       ->type_name("FILE")->group(output);
   app.add_flag("--include-suppressed", args.include_suppressed,

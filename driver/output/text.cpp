@@ -325,8 +325,8 @@ void print_input_message(std::ostream& out, const InputMessage& message, const T
 }
 
 void print_summary(std::ostream& out, const std::vector<Finding>& diagnostics, size_t files_linted,
-                   size_t input_errors, const TextStyle& style) {
-  if (diagnostics.empty() && input_errors == 0) return;
+                   size_t input_errors, const TextStyle& style, bool show_clean) {
+  if (diagnostics.empty() && input_errors == 0 && !show_clean) return;
   auto count = [](size_t n, std::string_view noun) {
     return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
   };
@@ -336,8 +336,15 @@ void print_summary(std::ostream& out, const std::vector<Finding>& diagnostics, s
                            [&](const Diagnostic& diagnostic) { return diagnostic.severity == severity; });
     if (n > 0) parts.push_back(count(static_cast<size_t>(n), to_string(severity)));
   }
-  std::string line = parts.empty() ? "no issues found" : fmt::format("{}", fmt::join(parts, ", "));
-  line += " in " + count(files_linted, "file");
+  std::string line;
+  if (!parts.empty()) {
+    line = fmt::format("{} in {}", fmt::join(parts, ", "), count(files_linted, "file"));
+  } else if (files_linted == 0) {
+    // A broken configuration or missing paths: "no issues" would read as a pass.
+    line = "nothing linted";
+  } else {
+    line = fmt::format("checked {}: no findings", count(files_linted, "file"));
+  }
   if (input_errors > 0) line += fmt::format(" ({})", count(input_errors, "input error"));
   out << Painter(style)(kBold, line) << '\n';
 }

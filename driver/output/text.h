@@ -36,9 +36,10 @@ void print_diagnostic(std::ostream& out, const Finding& diagnostic, SourceCache&
 // `klint: error: PATH: REASON` (or `note:`), one line.
 void print_input_message(std::ostream& out, const InputMessage& message, const TextStyle& style);
 // e.g. "2 errors, 1 warning in 3 files (1 input error)"; zero counts are
-// left out, "no issues found in 3 files (...)" when only inputs failed, and
-// nothing at all when all is clean.
+// left out. Without findings: "checked 3 files: no findings", with
+// " (1 input error)" when inputs failed, or "nothing linted (1 input error)"
+// when no file was; a clean run prints it only when `show_clean`.
 void print_summary(std::ostream& out, const std::vector<Finding>& diagnostics, size_t files_linted,
-                   size_t input_errors, const TextStyle& style);
+                   size_t input_errors, const TextStyle& style, bool show_clean = false);
 
 }  // namespace klint
