@@ -142,7 +142,7 @@ json LogWriter::result(const Result& finding, const std::string& fingerprint) {
   const Finding& diagnostic = *finding.diagnostic;
   size_t index = rule_index(diagnostic.rule);
   std::string text = sarif_sentence(diagnostic.message);
-  if (!diagnostic.fix_title.empty()) text += " Fix: " + sarif_sentence(diagnostic.fix_title, /*capitalise=*/false);
+  if (!diagnostic.fix_title.empty()) text += " Fix: " + sarif_sentence(diagnostic.fix_title);
   json out{{"ruleId", rules_[index]->id},
            {"ruleIndex", index},
            {"level", sarif_level(diagnostic.severity)},
