@@ -27,6 +27,7 @@
 #include "driver/output/github.h"
 #include "driver/output/json.h"
 #include "driver/output/sarif.h"
+#include "driver/output/span.h"
 #include "driver/output/text.h"
 #include "driver/parallel.h"
 #include "driver/progress.h"
@@ -405,6 +406,9 @@ int run(const Arguments& args) {
                           [](const InputMessage& message) { return message.linted; });
     in_baseline += settled ? *settled : settle(report, i);
     if (baseline_writer) baseline_writer->add(report.diagnostics, sources);
+    // Every format names the column the text underlines.
+    for (Finding& diagnostic : report.diagnostics) resolve_columns(diagnostic, sources);
+    for (SuppressedDiagnostic& silenced : report.suppressed) resolve_columns(silenced.diagnostic, sources);
     if (!report.diagnostics.empty()) progress.clear();
     // Writing a baseline records the findings rather than shows them.
     for (const Finding& diagnostic : report.diagnostics) {

@@ -44,8 +44,10 @@ void print_github(std::ostream& out, const Finding& diagnostic) {
   // The notes, with their lines, and the fix follow the message on lines of their own.
   std::string message = diagnostic.message;
   for (const Note& note : diagnostic.notes) {
-    message += note.location.has_line() ? fmt::format("\n{}:{}: {}", sanitize(note.location.file), note.location.line, note.message)
-                                        : "\n" + note.message;
+    const Location& at = note.location;
+    std::string place = at.column ? fmt::format("{}:{}:{}", sanitize(at.file), at.line, at.column)
+                                  : fmt::format("{}:{}", sanitize(at.file), at.line);
+    message += at.has_line() ? fmt::format("\n{}: {}", place, note.message) : "\n" + note.message;
   }
   if (!diagnostic.variants.empty()) message += fmt::format("\nvariants: {}", fmt::join(diagnostic.variants, ", "));
   if (!diagnostic.fix_title.empty()) message += "\nhelp: " + diagnostic.fix_title;

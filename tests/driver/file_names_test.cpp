@@ -56,7 +56,7 @@ TEST_F(FileNames, NonAsciiNamesReachTheTextHeaderAndItsNotes) {
     KlintRun run = klint({name});
     EXPECT_EQ(run.exit_code, 1) << run.err;
     EXPECT_EQ(first_line(run.out), std::string(name) +
-                                       ":6: error: barrier in control flow that depends on gl_LocalInvocationID "
+                                       ":6:9: error: barrier in control flow that depends on gl_LocalInvocationID "
                                        "[barrier-in-divergent-control-flow]");
     EXPECT_NE(run.out.find(std::string(name) + ":5: note:"), std::string::npos) << run.out;
     EXPECT_NE(run.out.find("barrier();"), std::string::npos) << "the line is shown from the file:\n" << run.out;
@@ -77,7 +77,7 @@ TEST_F(FileNames, NonAsciiNamesReachJsonSarifAndGithub) {
     EXPECT_EQ(location["region"]["startLine"], 6);
 
     KlintRun github = klint({"--format=github", name});
-    EXPECT_EQ(first_line(github.out).rfind("::error file=" + std::string(name) + ",line=6,", 0), 0u) << github.out;
+    EXPECT_EQ(first_line(github.out).rfind("::error file=" + std::string(name) + ",line=6,col=9,", 0), 0u) << github.out;
   }
 }
 
@@ -87,7 +87,7 @@ TEST_F(FileNames, AnIncludedFileKeepsTheNameItWasFoundBy) {
                      "void main() { wait_some(gl_LocalInvocationID.x); }\n");
   KlintRun run = klint({"-I", "inc", "main.comp"});
   EXPECT_EQ(run.exit_code, 1) << run.err;
-  EXPECT_EQ(first_line(run.out).rfind("inc/été.glsl:3: error: barrier", 0), 0u) << run.out;
+  EXPECT_EQ(first_line(run.out).rfind("inc/été.glsl:3:9: error: barrier", 0), 0u) << run.out;
 }
 
 // 0xFF is never UTF-8: shown as \xFF, kept as the byte where names are matched.
@@ -95,7 +95,7 @@ TEST_F(FileNames, ANameThatIsNotUtf8IsShownEscapedAndMatchedByItsBytes) {
   const std::string name = "raw\xff.comp";
   write(name, kDivergent);
   KlintRun text = klint({name});
-  EXPECT_EQ(first_line(text.out).rfind("raw\\xFF.comp:6: error:", 0), 0u) << text.out;
+  EXPECT_EQ(first_line(text.out).rfind("raw\\xFF.comp:6:9: error:", 0), 0u) << text.out;
   json report = json::parse(klint({"--format=json", name}).out);
   EXPECT_EQ(report["findings"][0]["location"]["file"], "raw\\xFF.comp");
 
