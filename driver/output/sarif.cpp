@@ -189,7 +189,9 @@ json LogWriter::notification(const InputMessage& message) const {
     if (message.column) place["region"]["startColumn"] = message.column;
   }
   return {{"level", message.is_error ? "error" : "note"},
-          {"message", {{"text", sarif_sentence(fmt::format("{}: {}", message.path, message.reason))}}},
+          {"message",
+           {{"text", sarif_sentence(message.reason_names_path ? message.reason
+                                                              : fmt::format("{}: {}", message.path, message.reason))}}},
           {"locations", json::array({{{"physicalLocation", std::move(place)}}})}};
 }
 

@@ -90,6 +90,14 @@ TEST_F(FileNames, AnIncludedFileKeepsTheNameItWasFoundBy) {
   EXPECT_EQ(first_line(run.out).rfind("inc/été.glsl:3:9: error: barrier", 0), 0u) << run.out;
 }
 
+TEST_F(FileNames, HlslNamesAreRestoredToo) {
+  write("ünï.hlsl", "[numthreads(64, 1, 1)]\nvoid main(uint3 t : SV_GroupThreadID) {\n    if (t.x < 16) {\n"
+                    "        GroupMemoryBarrierWithGroupSync();\n    }\n}\n");
+  KlintRun run = klint({"ünï.hlsl"});
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_EQ(first_line(run.out).rfind("ünï.hlsl:4:", 0), 0u) << run.out;
+}
+
 // 0xFF is never UTF-8: shown as \xFF, kept as the byte where names are matched.
 TEST_F(FileNames, ANameThatIsNotUtf8IsShownEscapedAndMatchedByItsBytes) {
   const std::string name = "raw\xff.comp";
