@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <mutex>
 #include <set>
+#include <span>
 #include <spirv-tools/libspirv.hpp>
 #include <spirv-tools/optimizer.hpp>
 
@@ -389,6 +390,53 @@ void legalize_if_needed(std::vector<uint32_t>& spirv, spv_target_env env) {
     spirv = std::move(legal);
 }
 
+// glslang packs a string into words as `word |= (unsigned int)c << shift` of
+// a plain, signed, char (spv::Instruction::addStringOperand), so every byte of
+// 0x80 and up also sets each higher byte of its word: "naïve.comp" reaches
+// OpString as "na\xC3\xFFve.comp", and an alert would name a file that does
+// not exist. `sign_extend` spells a string as glslang does; without it, as
+// SPIR-V says.
+std::vector<uint32_t> string_words(std::string_view text, bool sign_extend) {
+  std::vector<uint32_t> words((text.size() + 4) / 4, 0);
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    const uint32_t value = sign_extend && byte >= 0x80 ? 0xFFFFFF00u | byte : byte;
+    words[i / 4] |= value << (8 * (i % 4));
+  }
+  return words;
+}
+
+// Gives each OpString that names a file of this compile, as glslang spelled
+// it, the file's own bytes: the words glslang mangled are matched against the
+// names klint handed it (the path it was given and the includes it resolved),
+// so the name always comes from klint and never from guessing at the bytes.
+// Both spellings take the same number of words.
+void restore_file_names(std::vector<uint32_t>& spirv, const std::vector<std::string>& files) {
+  constexpr size_t kHeaderWords = 5;
+  constexpr uint32_t kOpString = 7;
+  std::vector<std::pair<std::vector<uint32_t>, std::vector<uint32_t>>> spellings;
+  for (const std::string& file : files) {
+    std::vector<uint32_t> mangled = string_words(file, true);
+    std::vector<uint32_t> own = string_words(file, false);
+    if (mangled != own) spellings.emplace_back(std::move(mangled), std::move(own));
+  }
+  if (spellings.empty()) return;
+  for (size_t at = kHeaderWords; at < spirv.size();) {
+    const uint32_t count = spirv[at] >> 16;
+    if (count == 0 || at + count > spirv.size()) return;
+    if ((spirv[at] & 0xFFFF) == kOpString && count > 2) {
+      std::span<uint32_t> literal(spirv.data() + at + 2, count - 2);
+      for (const auto& [mangled, own] : spellings) {
+        if (std::equal(literal.begin(), literal.end(), mangled.begin(), mangled.end())) {
+          std::copy(own.begin(), own.end(), literal.begin());
+          break;
+        }
+      }
+    }
+    at += count;
+  }
+}
+
 }  // namespace
 
 CompiledShader compile_with_glslang(const std::string& path, const std::string& text, Language language,
@@ -479,6 +527,9 @@ CompiledShader compile_with_glslang(const std::string& path, const std::string& 
   spv_options.validate = false;
   spv::SpvBuildLogger logger;
   glslang::GlslangToSpv(intermediate, result.spirv, &logger, &spv_options);
+  std::vector<std::string> files = includer.files();
+  files.push_back(path);
+  restore_file_names(result.spirv, files);
   if (language == Language::Hlsl) legalize_if_needed(result.spirv, to_spv_env(options.target_env));
   return finish(!result.spirv.empty());
 }

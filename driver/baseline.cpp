@@ -2,11 +2,13 @@
 
 #include <fmt/core.h>
 
+#include <charconv>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "driver/output/atomic_file.h"
 #include "driver/fingerprint.h"
+#include "driver/output/text.h"
 #include "rules/rule.h"
 
 namespace klint {
@@ -23,6 +25,28 @@ std::string relative_to(const std::string& directory, const std::string& file) {
   fs::path path = fs::absolute(file).lexically_normal();
   fs::path relative = path.lexically_relative(from);
   return (relative.empty() ? path : relative).generic_string();
+}
+
+// A name that is not UTF-8 cannot be a JSON string: "file" shows it escaped,
+// and "file_bytes" keeps its bytes, in hex, for matching.
+constexpr std::string_view kFileBytes = "file_bytes";
+
+std::string to_hex(std::string_view bytes) {
+  std::string out;
+  for (unsigned char byte : bytes) out += fmt::format("{:02x}", byte);
+  return out;
+}
+
+std::optional<std::string> from_hex(std::string_view hex) {
+  if (hex.size() % 2 != 0) return std::nullopt;
+  std::string out;
+  for (size_t i = 0; i < hex.size(); i += 2) {
+    unsigned value = 0;
+    auto [end, ec] = std::from_chars(hex.data() + i, hex.data() + i + 2, value, 16);
+    if (ec != std::errc() || end != hex.data() + i + 2) return std::nullopt;
+    out += static_cast<char>(value);
+  }
+  return out;
 }
 
 std::string directory_of(const std::string& path) {
@@ -55,8 +79,16 @@ std::optional<Baseline> Baseline::parse(std::string_view text, const std::string
       // A rule klint no longer has finds nothing for the entry to hold back.
       const RuleInfo* rule = RuleRegistry::find(finding.at("rule").get<std::string>());
       if (!rule) continue;
-      baseline.known_.emplace(finding.at("file").get<std::string>(), rule,
-                              finding.at("fingerprint").get<std::string>());
+      std::string file = finding.at("file").get<std::string>();
+      if (finding.contains(kFileBytes)) {
+        std::optional<std::string> bytes = from_hex(finding.at(kFileBytes).get<std::string>());
+        if (!bytes) {
+          *error = fmt::format("{}: not a klint baseline: \"{}\" is not hexadecimal", path, kFileBytes);
+          return std::nullopt;
+        }
+        file = std::move(*bytes);
+      }
+      baseline.known_.emplace(std::move(file), rule, finding.at("fingerprint").get<std::string>());
     }
   } catch (const nlohmann::json::exception& e) {
     // nlohmann's messages start with "[json.exception.parse_error.101] ...".
@@ -95,14 +127,15 @@ bool BaselineWriter::write(std::string* error) const {
   nlohmann::json findings = nlohmann::json::array();
   for (const Entry& finding : findings_) {
     // line and message are for the reader of the file; matching ignores them.
-    findings.push_back({{"file", finding.file},
-                        {"rule", finding.rule},
-                        {"fingerprint", finding.fingerprint},
-                        {"line", finding.line},
-                        {"message", finding.message}});
+    nlohmann::json entry{{"file", sanitize(finding.file)},
+                         {"rule", finding.rule},
+                         {"fingerprint", finding.fingerprint},
+                         {"line", finding.line},
+                         {"message", finding.message}};
+    if (entry["file"] != finding.file) entry[kFileBytes] = to_hex(finding.file);
+    findings.push_back(std::move(entry));
   }
   nlohmann::json document{{"schema", kSchema}, {"version", KLINT_VERSION}, {"findings", findings}};
-  // A file name that is not UTF-8 is written with U+FFFD; it then never matches.
   std::string text = document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
   return write_file_atomically(path_, text + "\n", error);
 }

@@ -228,6 +228,12 @@ const ConfigResolver::Loaded* ConfigResolver::loaded_for(const fs::path& absolut
   return explicit_config_ ? load(*explicit_config_) : config_for(absolute.parent_path());
 }
 
+const ConfigFile* ConfigResolver::config_for_directory(const fs::path& dir) {
+  std::lock_guard lock(mutex_);
+  const Loaded* loaded = explicit_config_ ? load(*explicit_config_) : config_for(dir);
+  return loaded && loaded->config ? &*loaded->config : nullptr;
+}
+
 std::optional<const runner::KernelManifest*> ConfigResolver::kernel_for(const std::string& file, std::string* error) {
   std::error_code ec;
   fs::path absolute = fs::absolute(file, ec).lexically_normal();

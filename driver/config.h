@@ -71,6 +71,11 @@ class ConfigResolver {
   // when that configuration cannot be read. It lives as long as the resolver.
   std::optional<const runner::KernelManifest*> kernel_for(const std::string& file, std::string* error);
 
+  // The configuration that applies to the files in `dir` (absolute, lexically
+  // normal), for what a directory walk leaves out; nullptr when none applies
+  // or it cannot be read (the files' settings report why).
+  const ConfigFile* config_for_directory(const std::filesystem::path& dir);
+
  private:
   struct Loaded;
   // nullptr when no configuration applies to files in `dir` (absolute).

@@ -13,6 +13,7 @@
 #include "analyzer/source.h"
 #include "driver/config_kernel.h"
 #include "driver/paths.h"
+#include "driver/suggestions.h"
 #include "driver/toml_order.h"
 #include "rules/rule.h"
 #include "runner/spelling.h"
@@ -29,18 +30,6 @@ constexpr std::array<std::string_view, 12> kLayerKeys{
     "workgroup-size", "subgroup-size-constant"};
 constexpr std::array<std::string_view, 6> kVariantKeys{"files",          "name",           "defines",
                                                        "specialization", "workgroup-size", "subgroup-size-constant"};
-
-std::vector<std::string_view> rule_ids() {
-  std::vector<std::string_view> ids;
-  for (const RuleInfo* info : RuleRegistry::infos()) ids.push_back(info->id);
-  return ids;
-}
-
-std::vector<std::string_view> target_names() {
-  std::vector<std::string_view> names;
-  for (const Target& target : builtin_targets()) names.push_back(target.name);
-  return names;
-}
 
 bool is_identifier(std::string_view name) {
   auto letter = [](char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
@@ -69,7 +58,7 @@ class Reader {
   Reader(std::string path, fs::path dir) : path_(std::move(path)), dir_(std::move(dir)) {}
 
   std::optional<ConfigFile> read(const toml::table& root) {
-    ConfigFile config{path_, dir_, {}, {}, {}, {}};
+    ConfigFile config{path_, dir_, {}, {}, {}, {}, {}, {}};
     for (const auto& [key, value] : in_file_order(root)) {
       bool ok = false;
       if (*key == "overrides") {
@@ -78,6 +67,10 @@ class Reader {
         ok = read_tables(*key, *value, [&](const toml::table& t) { return read_variant(t, config); });
       } else if (*key == "kernel") {
         ok = read_tables(*key, *value, [&](const toml::table& t) { return read_kernel_table(t, config); });
+      } else if (*key == "exclude") {
+        ok = read_excludes(*key, *value, config.exclude.emplace());
+      } else if (*key == "extend-exclude") {
+        ok = read_excludes(*key, *value, config.extend_exclude.emplace());
       } else {
         ok = read_layer_key(*key, *value, config.settings, "");
       }
@@ -129,7 +122,7 @@ class Reader {
     if (std::optional<bool> read = read_specialization_key(name, value, layer.specialization)) return *read;
     std::vector<std::string_view> known(kLayerKeys.begin(), kLayerKeys.end());
     if (section.empty()) {
-      known.insert(known.end(), {"overrides", "variants", "kernel"});
+      known.insert(known.end(), {"overrides", "variants", "kernel", "exclude", "extend-exclude"});
     } else {
       known.push_back("files");
     }
@@ -212,7 +205,7 @@ class Reader {
       const RuleInfo* rule = RuleRegistry::find(ids[i]);
       if (!rule) {
         return fail(elements[i].source(),
-                    fmt::format("unknown rule '{}' in '{}'{}", ids[i], key, did_you_mean(ids[i], rule_ids())));
+                    fmt::format("unknown rule '{}' in '{}'{}", ids[i], key, did_you_mean_rule(ids[i])));
       }
       out.push_back(rule);
     }
@@ -226,7 +219,7 @@ class Reader {
       const RuleInfo* rule = RuleRegistry::find(key->str());
       if (!rule) {
         return fail(key->source(),
-                    fmt::format("unknown rule '{}' in [severity]{}", key->str(), did_you_mean(key->str(), rule_ids())));
+                    fmt::format("unknown rule '{}' in [severity]{}", key->str(), did_you_mean_rule(key->str())));
       }
       const auto* text = level->as_string();
       std::optional<Severity> severity = text ? parse_severity(text->get()) : std::nullopt;
@@ -289,7 +282,7 @@ class Reader {
         continue;
       }
       return fail(elements[i].source(), fmt::format("unknown target '{}' (klint targets lists them){}", out[i],
-                                                    did_you_mean(out[i], target_names())));
+                                                    did_you_mean_target(out[i])));
     }
     return true;
   }
@@ -319,6 +312,21 @@ class Reader {
       if (!glob) return fail((*files->as_array())[i].source(), error);
       out.push_back(std::move(*glob));
     }
+    return true;
+  }
+
+  // `exclude = ["gen/", "*.spv"]`: gitignore patterns, relative to this file's directory.
+  bool read_excludes(std::string_view key, const toml::node& value, IgnoreList& out) {
+    std::vector<std::string> patterns;
+    if (!read_strings(key, value, "gitignore patterns", patterns)) return false;
+    for (size_t i = 0; i < patterns.size(); ++i) {
+      std::string error;
+      if (!IgnoreList::from_patterns({patterns[i]}, dir_, &error)) {
+        return fail((*value.as_array())[i].source(), fmt::format("in '{}': {}", key, error));
+      }
+    }
+    std::string error;
+    out = *IgnoreList::from_patterns(patterns, dir_, &error);
     return true;
   }
 

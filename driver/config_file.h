@@ -14,6 +14,7 @@
 #include "analyzer/diagnostic.h"
 #include "analyzer/frontend.h"
 #include "driver/glob.h"
+#include "driver/ignore.h"
 #include "driver/specialization.h"
 #include "runner/manifest.h"
 
@@ -59,6 +60,10 @@ struct ConfigFile {
   std::vector<ConfigOverride> overrides;  // in file order: later ones win
   std::vector<ConfigVariant> variants;
   std::vector<runner::KernelManifest> kernels;  // [[kernel]] tables, each for a file of its own
+  // What directory walks leave out (driver/ignore.h), relative to `dir`:
+  // `exclude` replaces klint's default (none), `extend-exclude` adds to it.
+  std::optional<IgnoreList> exclude;
+  std::optional<IgnoreList> extend_exclude;
 
   // The [[kernel]] whose `file` is `shader` (relative to the working
   // directory or absolute), or nullptr.

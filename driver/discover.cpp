@@ -13,6 +13,8 @@
 #include <set>
 #include <string_view>
 
+#include "driver/config.h"
+
 namespace klint {
 namespace {
 
@@ -113,9 +115,43 @@ bool is_header_without_entry_point(const std::string& path) {
   return ext == ".glsl" ? !mentions_main_function(*head) : !is_hlsl_compute_source(*head);
 }
 
+bool is_hidden(std::string_view name) { return name.starts_with('.') && name != "." && name != ".."; }
+
+// The .gitignore and .ignore of `dir`, in rising precedence, leaving out empty ones.
+void push_ignore_files(const fs::path& dir, std::vector<IgnoreList>& stack) {
+  for (const char* name : {".gitignore", ".ignore"}) {
+    std::error_code ec;
+    if (!fs::is_regular_file(dir / name, ec)) continue;
+    IgnoreList list = IgnoreList::from_file(dir / name);
+    if (!list.empty()) stack.push_back(std::move(list));
+  }
+}
+
+// The folders above `dir` whose ignore files apply to it, outermost first: up
+// to the repository root, the nearest one holding .git; none outside a repository.
+std::vector<fs::path> repository_parents(const fs::path& dir) {
+  std::vector<fs::path> parents;
+  for (fs::path at = dir; at != at.parent_path();) {
+    std::error_code ec;
+    if (fs::exists(at / ".git", ec)) {
+      std::reverse(parents.begin(), parents.end());
+      return parents;
+    }
+    at = at.parent_path();
+    parents.push_back(at);
+  }
+  return {};
+}
+
+fs::path absolute_path(const std::string& path) {
+  std::error_code ec;
+  fs::path absolute = fs::absolute(path, ec);
+  return ec ? fs::path(path) : absolute.lexically_normal();
+}
+
 class Discoverer {
  public:
-  explicit Discoverer(bool force_compute) : force_compute_(force_compute) {}
+  explicit Discoverer(const WalkOptions& options) : options_(options), force_compute_(options.force_compute) {}
 
   void add_argument(const std::string& path);
   Discovery finish();
@@ -124,14 +160,17 @@ class Discoverer {
   enum class Sniff { Shader, NotShader, Unreadable };
 
   void walk(const std::string& dir, FileId id);
-  void visit_entry(const std::string& path);
+  void visit_entry(const std::string& path, const ConfigFile* config);
+  bool left_out(const std::string& path, bool is_dir, const ConfigFile* config) const;
   Sniff sniff_walked_file(const std::string& path);
   void take(const std::string& path, const struct stat& st, Language language, bool named);
   void error(const std::string& path, std::string reason) {
     result_.messages.push_back({path, std::move(reason), true});
   }
 
+  const WalkOptions& options_;
   bool force_compute_;
+  std::vector<IgnoreList> ignore_stack_;  // the ignore files that apply where the walk is, deepest last
   Discovery result_;
   std::set<FileId> files_taken_;
   std::map<FileId, std::string> dirs_walked_;  // with the path they were first walked under
@@ -143,7 +182,22 @@ void Discoverer::add_argument(const std::string& path) {
   if (::stat(path.c_str(), &st) != 0) return error(path, stat_failure_reason(path, errno));
   if (S_ISDIR(st.st_mode)) {
     // A directory named twice, or inside another one named, is walked once.
-    if (!dirs_walked_.contains(id_of(st))) walk(path, id_of(st));
+    if (dirs_walked_.contains(id_of(st))) return;
+    const size_t files_before = result_.files.size();
+    const size_t messages_before = result_.messages.size();
+    if (options_.ignore_files) {
+      for (const fs::path& parent : repository_parents(absolute_path(path))) push_ignore_files(parent, ignore_stack_);
+    }
+    walk(path, id_of(st));
+    ignore_stack_.clear();
+    // A CI step that names the wrong folder must not pass for months; a walk
+    // that met errors has said why already.
+    const bool nothing_found = result_.files.size() == files_before && result_.messages.size() == messages_before;
+    if (nothing_found && !options_.allow_empty) {
+      InputMessage message{path, "no shaders found under " + path, true};
+      message.reason_names_path = true;
+      result_.messages.push_back(std::move(message));
+    }
     return;
   }
   // Reading a FIFO or a device would block or never end.
@@ -163,12 +217,15 @@ void Discoverer::add_argument(const std::string& path) {
   error(path, "unknown file type: use -fshader-stage=compute for GLSL with other extensions");
 }
 
-// Every directory is walked, hidden ones and `build` included: klint lints what
-// it is pointed at, and the user narrows that by naming paths, so what a walk
-// takes never depends on names that happen to look like build output.
+// What a walk takes depends on the lists the user keeps (.gitignore, .ignore,
+// exclude), never on names that happen to look like build output.
 void Discoverer::walk(const std::string& dir, FileId id) {
   dirs_walked_.emplace(id, dir);
   walk_stack_.insert(id);
+  const size_t ignore_depth = ignore_stack_.size();
+  const fs::path absolute = absolute_path(dir);
+  if (options_.ignore_files) push_ignore_files(absolute, ignore_stack_);
+  const ConfigFile* config = options_.configs ? options_.configs->config_for_directory(absolute) : nullptr;
   std::vector<std::string> names;
   std::error_code ec;
   fs::directory_iterator it(dir, ec);
@@ -177,13 +234,31 @@ void Discoverer::walk(const std::string& dir, FileId id) {
   }
   if (ec) error(dir, lower_first(ec.message()));
   std::sort(names.begin(), names.end());
-  for (const std::string& name : names) visit_entry(join_path(dir, name));
+  for (const std::string& name : names) {
+    if (!is_hidden(name)) visit_entry(join_path(dir, name), config);
+  }
+  ignore_stack_.erase(ignore_stack_.begin() + static_cast<std::ptrdiff_t>(ignore_depth), ignore_stack_.end());
   walk_stack_.erase(id);
 }
 
-void Discoverer::visit_entry(const std::string& path) {
+bool Discoverer::left_out(const std::string& path, bool is_dir, const ConfigFile* config) const {
+  const fs::path absolute = absolute_path(path);
+  // --exclude replaces the configuration's `exclude`; each extend-exclude adds.
+  const std::optional<IgnoreList>* exclude = options_.exclude ? &options_.exclude : config ? &config->exclude : nullptr;
+  const std::optional<IgnoreList>* config_extend = config ? &config->extend_exclude : nullptr;
+  for (const std::optional<IgnoreList>* list : {exclude, config_extend, &options_.extend_exclude}) {
+    if (list && *list && (*list)->verdict(absolute, is_dir) == true) return true;
+  }
+  for (auto it = ignore_stack_.rbegin(); it != ignore_stack_.rend(); ++it) {
+    if (std::optional<bool> verdict = it->verdict(absolute, is_dir)) return *verdict;
+  }
+  return false;
+}
+
+void Discoverer::visit_entry(const std::string& path, const ConfigFile* config) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return error(path, stat_failure_reason(path, errno));
+  if (left_out(path, S_ISDIR(st.st_mode), config)) return;
   if (S_ISDIR(st.st_mode)) {
     const FileId id = id_of(st);
     if (walk_stack_.contains(id)) return error(path, "symlink loop: points back to " + dirs_walked_[id]);
@@ -232,10 +307,16 @@ Discovery Discoverer::finish() {
 
 }  // namespace
 
-Discovery discover_inputs(const std::vector<std::string>& paths, bool force_compute) {
-  Discoverer discoverer(force_compute);
+Discovery discover_inputs(const std::vector<std::string>& paths, const WalkOptions& options) {
+  Discoverer discoverer(options);
   for (const std::string& path : paths) discoverer.add_argument(path);
   return discoverer.finish();
+}
+
+Discovery discover_inputs(const std::vector<std::string>& paths, bool force_compute) {
+  WalkOptions options;
+  options.force_compute = force_compute;
+  return discover_inputs(paths, options);
 }
 
 }  // namespace klint

@@ -2,12 +2,16 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "analyzer/frontend.h"
+#include "driver/ignore.h"
 
 namespace klint {
+
+class ConfigResolver;
 
 struct InputFile {
   std::string path;       // as the user would write it: relative paths stay relative
@@ -26,11 +30,28 @@ struct InputMessage {
   uint32_t line = 0;  // where in `path`, for errors inside a file (a configuration); 0 for the whole file
   uint32_t column = 0;
   bool linted = false;
+  // The reason names the path itself ("no shaders found under shaders/"), so
+  // the text leaves out the leading `PATH: `.
+  bool reason_names_path = false;
 };
 
 struct Discovery {
   std::vector<InputFile> files;         // sorted by path, each file once
   std::vector<InputMessage> messages;   // in the order found
+};
+
+// What a directory walk leaves out, besides hidden files and folders (names
+// starting with '.'), which it never enters.
+struct WalkOptions {
+  bool force_compute = false;  // -fshader-stage=compute
+  bool ignore_files = true;    // honour .gitignore and .ignore (--no-ignore: false)
+  bool allow_empty = false;    // a directory without shaders is not an error (--allow-empty)
+  // --exclude (replaces the configuration's `exclude`) and --extend-exclude,
+  // relative to the working directory.
+  std::optional<IgnoreList> exclude;
+  std::optional<IgnoreList> extend_exclude;
+  // The klint.toml `exclude` and `extend-exclude` of the walked directories; none when null.
+  ConfigResolver* configs = nullptr;
 };
 
 // Directories are walked recursively in sorted order; in them only files that
@@ -46,6 +67,15 @@ struct Discovery {
 // below it, without `.` components or doubled slashes (`.` gives `a.comp`,
 // `shaders/` gives `shaders/a.comp`); `..` is kept. Explicit files keep the
 // exact spelling given.
+//
+// A walk skips hidden entries, what the .gitignore and .ignore files of the
+// walked directories and of their parents up to the repository root (the
+// nearest folder with a .git) leave out (a deeper file wins; .ignore wins over
+// .gitignore), and what the exclude lists leave out. Paths named on the
+// command line are taken whatever the lists say, as ruff takes them. A
+// directory named that yields no shader is an error ("no shaders found under
+// PATH") unless allow_empty.
+Discovery discover_inputs(const std::vector<std::string>& paths, const WalkOptions& options);
 Discovery discover_inputs(const std::vector<std::string>& paths, bool force_compute);
 
 }  // namespace klint

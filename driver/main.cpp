@@ -13,6 +13,7 @@
 #include <filesystem>
 
 #include "driver/baseline.h"
+#include "driver/cli_values.h"
 #include "driver/cache.h"
 #include "driver/commands.h"
 #include "driver/compile_worker.h"
@@ -26,12 +27,14 @@
 #include "driver/output/github.h"
 #include "driver/output/json.h"
 #include "driver/output/sarif.h"
+#include "driver/output/span.h"
 #include "driver/output/text.h"
 #include "driver/parallel.h"
 #include "driver/progress.h"
 #include "driver/reflect_command.h"
 #include "driver/run_command.h"
 #include "driver/specialization.h"
+#include "driver/suggestions.h"
 #include "driver/variants.h"
 #include "rules/rule.h"
 #include "validate/device.h"
@@ -79,6 +82,12 @@ struct Arguments {
   bool confirm = false;
   runner::ConfirmOptions confirm_options;
   uint64_t confirm_seed = 1;
+  bool no_ignore = false;
+  std::vector<std::string> exclude;  // --exclude; replaces klint.toml's `exclude` when given
+  bool exclude_given = false;
+  std::vector<std::string> extend_exclude;
+  bool allow_empty = false;
+  bool quiet = false;  // findings and errors only: no summary, no progress
 };
 
 int usage_error(const std::string& message) {
@@ -105,7 +114,9 @@ bool resolve_rules(const std::vector<std::string>& ids, const char* option, std:
   for (const std::string& id : ids) {
     const RuleInfo* rule = RuleRegistry::find(id);
     if (!rule) {
-      *error = fmt::format("unknown rule '{}' in {} (klint --list-rules lists them)", id, option);
+      const std::string suggestion = did_you_mean_rule(id);
+      *error = fmt::format("{}: unknown rule '{}'{}", option, id,
+                           suggestion.empty() ? " (klint --list-rules lists them)" : suggestion);
       return false;
     }
     out.push_back(rule);
@@ -147,7 +158,9 @@ bool resolve_targets(const std::vector<std::string>& names, std::vector<const Ta
     } else if (name.ends_with(".json")) {
       target = load_target_file(name, error);
     } else {
-      *error = fmt::format("unknown target '{}' (klint targets lists them)", name);
+      const std::string suggestion = did_you_mean_target(name);
+      *error = fmt::format("--target: unknown target '{}'{}", name,
+                           suggestion.empty() ? " (klint targets lists them)" : suggestion);
     }
     if (!target) return false;
     loaded.push_back(std::move(*target));
@@ -267,7 +280,11 @@ int run(const Arguments& args) {
   }
   if (!args.explain.empty()) {
     const RuleInfo* rule = RuleRegistry::find(args.explain);
-    if (!rule) return usage_error(fmt::format("unknown rule '{}' (klint --list-rules lists them)", args.explain));
+    if (!rule) {
+      const std::string suggestion = did_you_mean_rule(args.explain);
+      return usage_error(fmt::format("--explain: unknown rule '{}'{}", args.explain,
+                                     suggestion.empty() ? " (klint --list-rules lists them)" : suggestion));
+    }
     std::cout << rule_markdown(*rule);
     return kExitClean;
   }
@@ -279,7 +296,6 @@ int run(const Arguments& args) {
   if (args.paths.empty() && args.commands.empty()) {
     return usage_error("no input files (klint --help shows the usage)");
   }
-  if (args.jobs && *args.jobs == 0) return usage_error("-j 0: give at least one job");
   if (args.include_suppressed && args.format != OutputFormat::Sarif) {
     return usage_error("--include-suppressed applies to --format sarif only");
   }
@@ -310,14 +326,28 @@ int run(const Arguments& args) {
   std::ostream& out = args.output.empty() ? std::cout : buffer;
   TextStyle out_style{args.format == OutputFormat::Text && args.output.empty() && use_color(args.color, STDOUT_FILENO)};
   TextStyle err_style{use_color(args.color, STDERR_FILENO)};
-  Discovery discovery = discover_inputs(args.paths, command_line->force_compute);
   ConfigResolver configs(args.config.empty() ? std::nullopt : std::optional(args.config));
+  WalkOptions walk{.force_compute = command_line->force_compute,
+                   .ignore_files = !args.no_ignore,
+                   .allow_empty = args.allow_empty,
+                   .exclude = std::nullopt,
+                   .extend_exclude = std::nullopt,
+                   .configs = &configs};
+  {
+    std::error_code ec;
+    const std::filesystem::path here = std::filesystem::current_path(ec);
+    if (args.exclude_given) walk.exclude = IgnoreList::from_patterns(args.exclude, here, &error);
+    if (args.exclude_given && !walk.exclude) return usage_error("--exclude: " + error);
+    walk.extend_exclude = IgnoreList::from_patterns(args.extend_exclude, here, &error);
+    if (!walk.extend_exclude) return usage_error("--extend-exclude: " + error);
+  }
+  Discovery discovery = discover_inputs(args.paths, walk);
   Plan plan = plan_jobs(discovery.files, commands ? commands->jobs : std::vector<CompileJob>{}, *command_line, configs,
                         resolve_targets);
   const std::vector<Job>& jobs = plan.jobs;
   std::vector<InputMessage> messages;
   size_t input_errors = 0;
-  Progress progress(jobs.size());
+  Progress progress(args.quiet ? 0 : jobs.size());
   auto input_message = [&](const InputMessage& message) {
     // Input errors always reach the terminal; the machine formats carry them too.
     progress.clear();
@@ -376,6 +406,9 @@ int run(const Arguments& args) {
                           [](const InputMessage& message) { return message.linted; });
     in_baseline += settled ? *settled : settle(report, i);
     if (baseline_writer) baseline_writer->add(report.diagnostics, sources);
+    // Every format names the column the text underlines.
+    for (Finding& diagnostic : report.diagnostics) resolve_columns(diagnostic, sources);
+    for (SuppressedDiagnostic& silenced : report.suppressed) resolve_columns(silenced.diagnostic, sources);
     if (!report.diagnostics.empty()) progress.clear();
     // Writing a baseline records the findings rather than shows them.
     for (const Finding& diagnostic : report.diagnostics) {
@@ -452,10 +485,12 @@ int run(const Arguments& args) {
   }
   std::cout.flush();
   if (!args.output.empty() && !write_file_atomically(args.output, buffer.str(), &error)) return usage_error(error);
-  if (args.format == OutputFormat::Text || args.format == OutputFormat::Github) {
-    print_summary(std::cerr, all, linted, input_errors, err_style);
+  // ruff's habit: a clean run says so where someone reads it, and stays
+  // silent in pipes and logs.
+  if (!args.quiet && (args.format == OutputFormat::Text || args.format == OutputFormat::Github)) {
+    print_summary(std::cerr, all, linted, input_errors, err_style, ::isatty(STDERR_FILENO) == 1);
   }
-  if (in_baseline > 0) {
+  if (in_baseline > 0 && !args.quiet) {
     std::cerr << fmt::format("klint: {} finding{} in the baseline {} not shown\n", in_baseline,
                              in_baseline == 1 ? "" : "s", args.baseline);
   }
@@ -495,8 +530,10 @@ int main(int argc, char** argv) {
   app.add_option("--target", args.targets,
                  "Devices to check against: names from 'klint targets', a target file (.json), or device[:INDEX]")
       ->delimiter(',')->allow_extra_args(false)->group(rules);
-  app.add_option("--max-shared-memory", args.max_shared_memory,
-                 "One workgroup memory limit in bytes, instead of the targets' limits")->group(rules);
+  add_count<uint64_t>(app, "--max-shared-memory", args.max_shared_memory,
+                      "One workgroup memory limit in bytes, instead of the targets' limits", "BYTES",
+                      "a whole number of bytes, 1 or more", 1)
+      ->group(rules);
   auto* pipeline = "What the host sets when it creates the pipeline (docs/configuration.md)";
   app.add_option("--specialization", args.specialization,
                  "Lint with these specialization constants, by constant_id or name, at these values (as klint run "
@@ -514,30 +551,43 @@ int main(int argc, char** argv) {
   app.add_option("--explain", args.explain, "Print a rule's documentation and exit")->group(rules);
   app.add_option("--generate-docs", args.generate_docs, "Write docs/rules/*.md into DIR and exit")->group("");
   auto* output = "Output";
-  std::map<std::string, FailOn> fail_on{{"note", FailOn::Note}, {"warning", FailOn::Warning},
-                                        {"error", FailOn::Error}, {"never", FailOn::Never}};
-  app.add_option("--fail-on", args.fail_on, "Exit 1 when a finding is at least: note, warning (default), error, never")
-      ->transform(CLI::CheckedTransformer(fail_on))->option_text("LEVEL")->group(output);
-  std::map<std::string, ColorMode> color{{"auto", ColorMode::Auto}, {"always", ColorMode::Always},
-                                         {"never", ColorMode::Never}};
-  app.add_option("--color", args.color, "Colour: auto (default; honours NO_COLOR), always, never")
-      ->transform(CLI::CheckedTransformer(color))->option_text("WHEN")->group(output);
-  std::map<std::string, OutputFormat> formats{{"text", OutputFormat::Text}, {"json", OutputFormat::Json},
-                                              {"github", OutputFormat::Github}, {"sarif", OutputFormat::Sarif}};
-  app.add_option("--format", args.format,
-                 "text (default), json (schema in docs/output.md), github (workflow annotations), "
-                 "sarif (SARIF 2.1.0 for code scanning)")
-      ->transform(CLI::CheckedTransformer(formats))->option_text("FORMAT")->group(output);
+  add_choice(app, "--fail-on", args.fail_on,
+             {{"note", FailOn::Note}, {"warning", FailOn::Warning}, {"error", FailOn::Error}, {"never", FailOn::Never}},
+             "Exit 1 when a finding is at least: note, warning (default), error, never", "LEVEL")
+      ->group(output);
+  add_choice(app, "--color", args.color,
+             {{"auto", ColorMode::Auto}, {"always", ColorMode::Always}, {"never", ColorMode::Never}},
+             "Colour: auto (default; honours NO_COLOR), always, never", "WHEN")
+      ->group(output);
+  add_choice(app, "--format", args.format,
+             {{"text", OutputFormat::Text}, {"json", OutputFormat::Json}, {"github", OutputFormat::Github},
+              {"sarif", OutputFormat::Sarif}},
+             "text (default), json (schema in docs/output.md), github (workflow annotations), "
+             "sarif (SARIF 2.1.0 for code scanning)",
+             "FORMAT")
+      ->group(output);
+  app.add_flag("-q,--quiet", args.quiet, "Print findings and errors only: no summary, no progress")->group(output);
   app.add_option("--output", args.output, "Write the report to FILE (whole or not at all) instead of standard output")
       ->type_name("FILE")->group(output);
   app.add_flag("--include-suppressed", args.include_suppressed,
                "List findings silenced by klint-ignore comments, marked as suppressed (sarif)")->group(output);
 
-  app.add_option("-j,--jobs", args.jobs,
-                 "Lint and confirm N files at once (default: every core); output order stays the same")
-      ->type_name("N")->group(output);
+  add_count<unsigned>(app, "-j,--jobs", args.jobs,
+                      "Lint and confirm N files at once (default: every core); output order stays the same", "N",
+                      "a number of jobs, 1 or more", 1)
+      ->group(output);
   app.add_flag("--no-cache", args.no_cache, "Lint every file again instead of reusing results of unchanged files")
       ->group(output);
+  auto* walking = "Walking directories (files named on the command line are always linted)";
+  app.add_flag("--no-ignore", args.no_ignore, "Walk what .gitignore and .ignore files leave out")->group(walking);
+  auto* exclude = app.add_option("--exclude", args.exclude,
+                                 "Leave these out of directory walks, instead of klint.toml's 'exclude' "
+                                 "(gitignore patterns, comma-separated)")
+                      ->type_name("PATTERN,...")->delimiter(',')->allow_extra_args(false)->group(walking);
+  app.add_option("--extend-exclude", args.extend_exclude,
+                 "Leave these out of directory walks too (gitignore patterns, comma-separated)")
+      ->type_name("PATTERN,...")->delimiter(',')->allow_extra_args(false)->group(walking);
+  app.add_flag("--allow-empty", args.allow_empty, "Exit 0 when a directory holds no shaders to lint")->group(walking);
   auto* configuration = "Configuration";
   app.add_option("--config", args.config, "Use this klint.toml for every file instead of each file's nearest one")
       ->type_name("FILE")->group(configuration);
@@ -550,14 +600,16 @@ int main(int argc, char** argv) {
   app.add_flag("--confirm", args.confirm,
                "Run the kernel behind each finding of a rule a run can show, and report whether it did")
       ->group(confirming);
-  app.add_option("--device", args.confirm_options.device_index,
-                 "Vulkan device to confirm on, as `klint devices` numbers them (default: lavapipe)")
-      ->type_name("INDEX")->group(confirming);
-  app.add_option("--timeout", args.confirm_options.timeout_seconds, "Kill a confirming run after SECONDS (default 10)")
-      ->type_name("SECONDS")->check(CLI::PositiveNumber)->group(confirming);
-  auto* confirm_seed = app.add_option("--seed", args.confirm_seed,
-                                      "Seed of a confirming run's made-up inputs (default: the manifest's, else 1)")
-                           ->type_name("N")->group(confirming);
+  add_count<uint32_t>(app, "--device", args.confirm_options.device_index,
+                      "Vulkan device to confirm on, as `klint devices` numbers them (default: lavapipe)", "INDEX",
+                      "a device index (klint devices lists them)")
+      ->group(confirming);
+  add_seconds(app, "--timeout", args.confirm_options.timeout_seconds, "Kill a confirming run after SECONDS (default 10)")
+      ->group(confirming);
+  auto* confirm_seed = add_count<uint64_t>(app, "--seed", args.confirm_seed,
+                                           "Seed of a confirming run's made-up inputs (default: the manifest's, else 1)",
+                                           "N", "a whole number")
+                           ->group(confirming);
   app.add_option("--reproducers", args.confirm_options.reproducers,
                  "Write a reproducer (a [[kernel]] table of the smallest failing setup) per confirmed finding into DIR")
       ->type_name("DIR")->group(confirming);
@@ -571,9 +623,8 @@ int main(int argc, char** argv) {
   ReflectFormat reflect_format = ReflectFormat::Table;
   auto* reflect = app.add_subcommand("reflect", "Report each kernel's bindings, workgroup, memory and features");
   reflect->add_option("files", reflect_paths, "Shaders to reflect")->required();
-  reflect->add_option("--format", reflect_format, "table (default) or json")
-      ->transform(CLI::CheckedTransformer(std::map<std::string, ReflectFormat>{{"table", ReflectFormat::Table},
-                                                                               {"json", ReflectFormat::Json}}));
+  add_choice(*reflect, "--format", reflect_format, {{"table", ReflectFormat::Table}, {"json", ReflectFormat::Json}},
+             "table (default) or json", "FORMAT");
   reflect->fallthrough();
   std::string translate_path;
   std::string translate_to;
@@ -588,9 +639,13 @@ int main(int argc, char** argv) {
   size_t run_probe_rows = 64;
   auto* run_command = app.add_subcommand("run", "Run a kernel on a Vulkan device, per shape of its [[kernel]] in klint.toml or with made-up inputs (docs/runner.md)");
   run_command->add_option("file", run_path, "Shader to run")->required();
-  auto* device_option = run_command->add_option("--device", run_device, "Vulkan device (default: the CPU device, lavapipe)")->type_name("INDEX");
-  run_command->add_option("--timeout", run_options.timeout_seconds, "Kill the run after SECONDS (default 10)")->type_name("SECONDS");
-  auto* seed_option = run_command->add_option("--seed", run_seed, "Seed of the made-up inputs (default: the manifest's, else 1)")->type_name("N");
+  auto* device_option = add_count<uint32_t>(*run_command, "--device", run_device,
+                                            "Vulkan device (default: the CPU device, lavapipe)", "INDEX",
+                                            "a device index (klint devices lists them)");
+  add_seconds(*run_command, "--timeout", run_options.timeout_seconds, "Kill the run after SECONDS (default 10)");
+  auto* seed_option = add_count<uint64_t>(*run_command, "--seed", run_seed,
+                                          "Seed of the made-up inputs (default: the manifest's, else 1)", "N",
+                                          "a whole number");
   run_command->add_option("--grid", run_options.grid, "Workgroups to dispatch (default: the manifest's, else 1,1,1)")->type_name("X,Y,Z");
   run_command->add_flag("--shadow", run_options.shadow,
                         "Run the kernel instrumented and report races, reads of unwritten shared memory and indices out of range");
@@ -598,7 +653,9 @@ int main(int argc, char** argv) {
   run_command->add_option("--shape", run_options.shape, "Run one shape of the kernel's manifest, a value for every variable")->type_name("NAME=VALUE,...");
   run_command->add_option("--specialization", run_options.specialization, "Give specialization constants, by constant_id or name, these values (others keep their defaults)")->type_name("CONSTANT=VALUE,...");
   run_command->add_option("--probe", run_options.probes, "Record the value a line computes, per invocation (repeatable)")->type_name("FILE:LINE[:NAME]")->allow_extra_args(false);
-  auto* probe_rows_option = run_command->add_option("--probe-rows", run_probe_rows, "Invocations a probe table shows (default 64)")->type_name("N");
+  auto* probe_rows_option = add_count<size_t>(*run_command, "--probe-rows", run_probe_rows,
+                                              "Invocations a probe table shows (default 64)", "N",
+                                              "a number of rows, 1 or more", 1);
   run_command->fallthrough();
   auto* targets = app.add_subcommand("targets", "List the device targets klint knows");
   auto* devices = app.add_subcommand("devices", "List the Vulkan devices of this machine");
@@ -613,6 +670,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return usage_error(e.what());
   }
+  args.exclude_given = exclude->count() > 0;
   if (targets->parsed()) {
     print_targets(std::cout);
     return kExitClean;

@@ -7,6 +7,8 @@
 #include <regex>
 #include <set>
 
+#include "driver/suggestions.h"
+
 namespace klint {
 
 namespace {
@@ -98,7 +100,8 @@ std::vector<SuppressedDiagnostic> apply_suppressions(std::vector<Finding>& diagn
       const RuleInfo* rule = named[i][j];
       if (rule && !selection.enabled(*rule)) continue;
       std::string message = rule ? fmt::format("suppression of {} silences nothing here", s.rules[j])
-                                 : fmt::format("suppression names '{}', which is not a klint rule", s.rules[j]);
+                                 : fmt::format("suppression names '{}', which is not a klint rule{}", s.rules[j],
+                                               did_you_mean_rule(s.rules[j]));
       diagnostics.push_back(Diagnostic{&kUnusedSuppression, kUnusedSuppression.default_severity, message,
                                        Location{s.file, s.line, 0, 0, {}, "klint-ignore"}, {},
                                        rule ? "remove the suppression" : "klint --list-rules lists the rule ids"});

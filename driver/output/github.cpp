@@ -4,6 +4,8 @@
 
 #include <fmt/core.h>
 
+#include "driver/output/text.h"
+
 namespace klint {
 namespace {
 
@@ -33,7 +35,7 @@ std::string github_escape(std::string_view text, bool property) {
 }
 
 void print_github(std::ostream& out, const Finding& diagnostic) {
-  std::string properties = "file=" + github_escape(diagnostic.location.file, true);
+  std::string properties = "file=" + github_escape(sanitize(diagnostic.location.file), true);
   if (diagnostic.location.has_line()) properties += fmt::format(",line={}", diagnostic.location.line);
   if (diagnostic.location.column) properties += fmt::format(",col={}", diagnostic.location.column);
   if (diagnostic.location.end_column) properties += fmt::format(",endColumn={}", diagnostic.location.end_column);
@@ -42,8 +44,10 @@ void print_github(std::ostream& out, const Finding& diagnostic) {
   // The notes, with their lines, and the fix follow the message on lines of their own.
   std::string message = diagnostic.message;
   for (const Note& note : diagnostic.notes) {
-    message += note.location.has_line() ? fmt::format("\n{}:{}: {}", note.location.file, note.location.line, note.message)
-                                        : "\n" + note.message;
+    const Location& at = note.location;
+    std::string place = at.column ? fmt::format("{}:{}:{}", sanitize(at.file), at.line, at.column)
+                                  : fmt::format("{}:{}", sanitize(at.file), at.line);
+    message += at.has_line() ? fmt::format("\n{}: {}", place, note.message) : "\n" + note.message;
   }
   if (!diagnostic.variants.empty()) message += fmt::format("\nvariants: {}", fmt::join(diagnostic.variants, ", "));
   if (!diagnostic.fix_title.empty()) message += "\nhelp: " + diagnostic.fix_title;
@@ -51,7 +55,7 @@ void print_github(std::ostream& out, const Finding& diagnostic) {
 }
 
 void print_github(std::ostream& out, const InputMessage& message) {
-  out << "::" << (message.is_error ? "error" : "notice") << " file=" << github_escape(message.path, true);
+  out << "::" << (message.is_error ? "error" : "notice") << " file=" << github_escape(sanitize(message.path), true);
   if (message.line) out << ",line=" << message.line;
   if (message.line && message.column) out << ",col=" << message.column;
   out << ",title=klint::" << github_escape(message.reason, false) << '\n';

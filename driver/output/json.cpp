@@ -2,11 +2,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "driver/output/text.h"
+
 namespace klint {
 namespace {
 
 nlohmann::json location_json(const Location& location) {
-  nlohmann::json out{{"file", location.file}, {"line", location.line}, {"column", location.column},
+  nlohmann::json out{{"file", sanitize(location.file)}, {"line", location.line}, {"column", location.column},
                      {"end_column", location.end_column}};
   if (!location.token.empty()) out["token"] = location.token;
   if (!location.has_line() && !location.excerpt.empty()) out["excerpt"] = location.excerpt;
@@ -45,7 +47,7 @@ void print_json(std::ostream& out, const std::vector<Finding>& diagnostics,
   }
   nlohmann::json inputs = nlohmann::json::array();
   for (const InputMessage& message : messages) {
-    nlohmann::json input{{"path", message.path}, {"reason", message.reason}, {"error", message.is_error}};
+    nlohmann::json input{{"path", sanitize(message.path)}, {"reason", message.reason}, {"error", message.is_error}};
     if (message.line) input["line"] = message.line;
     if (message.column) input["column"] = message.column;
     inputs.push_back(std::move(input));

@@ -142,7 +142,7 @@ json LogWriter::result(const Result& finding, const std::string& fingerprint) {
   const Finding& diagnostic = *finding.diagnostic;
   size_t index = rule_index(diagnostic.rule);
   std::string text = sarif_sentence(diagnostic.message);
-  if (!diagnostic.fix_title.empty()) text += " Fix: " + sarif_sentence(diagnostic.fix_title, /*capitalise=*/false);
+  if (!diagnostic.fix_title.empty()) text += " Fix: " + sarif_sentence(diagnostic.fix_title);
   json out{{"ruleId", rules_[index]->id},
            {"ruleIndex", index},
            {"level", sarif_level(diagnostic.severity)},
@@ -189,7 +189,9 @@ json LogWriter::notification(const InputMessage& message) const {
     if (message.column) place["region"]["startColumn"] = message.column;
   }
   return {{"level", message.is_error ? "error" : "note"},
-          {"message", {{"text", sarif_sentence(fmt::format("{}: {}", message.path, message.reason))}}},
+          {"message",
+           {{"text", sarif_sentence(message.reason_names_path ? message.reason
+                                                              : fmt::format("{}: {}", message.path, message.reason))}}},
           {"locations", json::array({{{"physicalLocation", std::move(place)}}})}};
 }
 

@@ -63,10 +63,9 @@ std::string_view sarif_level(Severity severity) {
   return "error";
 }
 
-std::string sarif_sentence(std::string_view text, bool capitalise) {
+std::string sarif_sentence(std::string_view text) {
   std::string out(trim(text));
   if (out.empty()) return out;
-  if (capitalise) out[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[0])));
   if (out.back() != '.' && out.back() != '?' && out.back() != '!') out += '.';
   return out;
 }

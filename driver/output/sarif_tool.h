@@ -23,8 +23,11 @@ nlohmann::json sarif_rule(const RuleInfo& rule);
 // list item joined into one.
 std::string markdown_to_text(std::string_view markdown);
 
-// A message as SARIF viewers expect it: capitalised, ending in a full stop.
-std::string sarif_sentence(std::string_view text, bool capitalise = true);
+// A message as SARIF viewers expect it, ending in a full stop. Its first
+// letter stays as it is: messages may start with an identifier
+// (gl_GlobalInvocationID, GroupMemoryBarrier() is another, HLSL, function
+// than groupMemoryBarrier()), and klint's messages read well in lower case.
+std::string sarif_sentence(std::string_view text);
 
 // error, warning, note: a result's level and a rule's default one.
 std::string_view sarif_level(Severity severity);

@@ -34,4 +34,22 @@ std::optional<ByteSpan> marked_span(std::string_view line, const Location& locat
   return std::nullopt;
 }
 
+void resolve_columns(Location& location, SourceCache& sources) {
+  if (location.column != 0 || !location.has_line() || location.token.empty()) return;
+  const SourceFile* source = sources.get(location.file);
+  if (!source || location.line > source->line_count()) return;
+  std::optional<ByteSpan> span = marked_span(source->line(location.line), location);
+  if (!span) return;
+  location.column = static_cast<uint32_t>(span->begin + 1);
+  location.end_column = static_cast<uint32_t>(span->end + 1);
+}
+
+void resolve_columns(Finding& finding, SourceCache& sources) {
+  resolve_columns(finding.location, sources);
+  for (Note& note : finding.notes) resolve_columns(note.location, sources);
+  if (finding.confirmation) {
+    for (Note& note : finding.confirmation->witness) resolve_columns(note.location, sources);
+  }
+}
+
 }  // namespace klint

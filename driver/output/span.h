@@ -7,6 +7,8 @@
 #include <string_view>
 
 #include "analyzer/diagnostic.h"
+#include "analyzer/source.h"
+#include "driver/finding.h"
 
 namespace klint {
 
@@ -21,5 +23,14 @@ struct ByteSpan {
 // occurrence of its token; nullopt when it names neither. `begin` may equal
 // the line's length, just after its last character.
 std::optional<ByteSpan> marked_span(std::string_view line, const Location& location);
+
+// Gives a location that has a token but no columns the columns the outputs
+// underline (its token's first whole-word occurrence on its line), so that
+// the text header, JSON and GitHub name the column they mark. Unchanged when
+// the line is not in `sources` or does not hold the token: such a location
+// keeps `file:line:`, which says no column is known.
+void resolve_columns(Location& location, SourceCache& sources);
+// The same for a finding's location, its notes and its witness.
+void resolve_columns(Finding& finding, SourceCache& sources);
 
 }  // namespace klint

@@ -132,13 +132,6 @@ std::vector<Glyph> render(std::string_view line) {
   return glyphs;
 }
 
-// Text from a diagnostic (message, path, excerpt) made safe to print.
-std::string sanitize(std::string_view text) {
-  std::string out;
-  for (const Glyph& glyph : render(text)) out += glyph.text;
-  return out;
-}
-
 size_t width_of(const std::vector<Glyph>& glyphs) {
   return glyphs.empty() ? 0 : glyphs.back().column + glyphs.back().width;
 }
@@ -273,6 +266,12 @@ void DiagnosticPrinter::source_line(std::string_view line, const Location& locat
 
 }  // namespace
 
+std::string sanitize(std::string_view text) {
+  std::string out;
+  for (const Glyph& glyph : render(text)) out += glyph.text;
+  return out;
+}
+
 bool use_color(ColorMode mode, int fd) {
   switch (mode) {
     case ColorMode::Always: return true;
@@ -319,12 +318,15 @@ void print_input_message(std::ostream& out, const InputMessage& message, const T
   Painter paint(style);
   const Severity severity = message.is_error ? Severity::Error : Severity::Note;
   out << "klint: " << paint(severity_color(severity), fmt::format("{}:", to_string(severity))) << ' '
-      << paint(kBold, fmt::format("{}: {}", sanitize(message_place(message)), sanitize(message.reason))) << '\n';
+      << paint(kBold, message.reason_names_path
+                          ? sanitize(message.reason)
+                          : fmt::format("{}: {}", sanitize(message_place(message)), sanitize(message.reason)))
+      << '\n';
 }
 
 void print_summary(std::ostream& out, const std::vector<Finding>& diagnostics, size_t files_linted,
-                   size_t input_errors, const TextStyle& style) {
-  if (diagnostics.empty() && input_errors == 0) return;
+                   size_t input_errors, const TextStyle& style, bool show_clean) {
+  if (diagnostics.empty() && input_errors == 0 && !show_clean) return;
   auto count = [](size_t n, std::string_view noun) {
     return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
   };
@@ -334,8 +336,15 @@ void print_summary(std::ostream& out, const std::vector<Finding>& diagnostics, s
                            [&](const Diagnostic& diagnostic) { return diagnostic.severity == severity; });
     if (n > 0) parts.push_back(count(static_cast<size_t>(n), to_string(severity)));
   }
-  std::string line = parts.empty() ? "no issues found" : fmt::format("{}", fmt::join(parts, ", "));
-  line += " in " + count(files_linted, "file");
+  std::string line;
+  if (!parts.empty()) {
+    line = fmt::format("{} in {}", fmt::join(parts, ", "), count(files_linted, "file"));
+  } else if (files_linted == 0) {
+    // A broken configuration or missing paths: "no issues" would read as a pass.
+    line = "nothing linted";
+  } else {
+    line = fmt::format("checked {}: no findings", count(files_linted, "file"));
+  }
   if (input_errors > 0) line += fmt::format(" ({})", count(input_errors, "input error"));
   out << Painter(style)(kBold, line) << '\n';
 }

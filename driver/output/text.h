@@ -6,6 +6,8 @@
 #pragma once
 
 #include <ostream>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzer/source.h"
@@ -15,6 +17,12 @@
 namespace klint {
 
 enum class ColorMode { Auto, Always, Never };
+
+// Text from an input (a message, a file name, an excerpt) as every output
+// shows it: well-formed UTF-8 kept, tabs as spaces, control bytes and bytes
+// that are not UTF-8 as \xNN, bidirectional overrides as <U+XXXX>. Only for
+// showing: baselines, fingerprints and SARIF URIs keep a file name's bytes.
+std::string sanitize(std::string_view text);
 
 // Whether to colour output written to `fd` (NO_COLOR and TERM=dumb honoured for Auto).
 bool use_color(ColorMode mode, int fd);
@@ -28,9 +36,10 @@ void print_diagnostic(std::ostream& out, const Finding& diagnostic, SourceCache&
 // `klint: error: PATH: REASON` (or `note:`), one line.
 void print_input_message(std::ostream& out, const InputMessage& message, const TextStyle& style);
 // e.g. "2 errors, 1 warning in 3 files (1 input error)"; zero counts are
-// left out, "no issues found in 3 files (...)" when only inputs failed, and
-// nothing at all when all is clean.
+// left out. Without findings: "checked 3 files: no findings", with
+// " (1 input error)" when inputs failed, or "nothing linted (1 input error)"
+// when no file was; a clean run prints it only when `show_clean`.
 void print_summary(std::ostream& out, const std::vector<Finding>& diagnostics, size_t files_linted,
-                   size_t input_errors, const TextStyle& style);
+                   size_t input_errors, const TextStyle& style, bool show_clean = false);
 
 }  // namespace klint

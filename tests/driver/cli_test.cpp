@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
+#include <regex>
 
 #include "tests/support/run.h"
 #include "tests/support/scratch.h"
@@ -50,10 +52,40 @@ TEST_F(Cli, FindingHasTheCompilerStyleFirstLineAndExitsOne) {
   KlintRun run = klint({"bad.comp"});
   EXPECT_EQ(run.exit_code, 1) << run.err;
   EXPECT_EQ(first_line(run.out),
-            "bad.comp:8: error: barrier in control flow that depends on gl_LocalInvocationID "
+            "bad.comp:8:9: error: barrier in control flow that depends on gl_LocalInvocationID "
             "[barrier-in-divergent-control-flow]");
   EXPECT_NE(run.out.find("barrier();"), std::string::npos) << "the source line is shown:\n" << run.out;
   EXPECT_NE(run.out.find("bad.comp:7: note:"), std::string::npos) << "the branch is a note:\n" << run.out;
+}
+
+// `file:line:col:` wherever klint underlines something, in every format;
+// `file:line:` where it knows no column, so that tools reading `file:line:`
+// (realbugs' score.py among them) read both.
+TEST_F(Cli, HeadersNameTheColumnTheyUnderline) {
+  write("bad.comp", kDivergent);
+  KlintRun text = klint({"bad.comp"});
+  EXPECT_NE(text.out.find("bad.comp:8:9: error: barrier in control flow"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("bad.comp:5:14: note: gl_LocalInvocationID differs"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("bad.comp:7: note: invocations that branch away"), std::string::npos) << text.out;
+  const std::regex score_py(R"(^(.+?):(\d+)(?::\d+)?: )");
+  std::smatch match;
+  const std::string header = first_line(text.out);
+  ASSERT_TRUE(std::regex_search(header, match, score_py)) << header;
+  EXPECT_EQ(match[1], "bad.comp");
+  EXPECT_EQ(match[2], "8");
+
+  nlohmann::json report = nlohmann::json::parse(klint({"--format=json", "bad.comp"}).out);
+  const nlohmann::json& location = report["findings"][0]["location"];
+  EXPECT_EQ(location["line"], 8);
+  EXPECT_EQ(location["column"], 9);
+  EXPECT_EQ(location["end_column"], 16);  // exclusive: `barrier` is 7 bytes
+  KlintRun github = klint({"--format=github", "bad.comp"});
+  EXPECT_EQ(first_line(github.out).rfind("::error file=bad.comp,line=8,col=9,endColumn=16,", 0), 0u) << github.out;
+  EXPECT_NE(github.out.find("%0Abad.comp:5:14: gl_LocalInvocationID differs"), std::string::npos) << github.out;
+
+  // A compiler that gives no column gets none.
+  write("broken.comp", "#version 450\nlayout(local_size_x = 64) in;\nvoid main() { x = 1; }\n");
+  EXPECT_EQ(first_line(klint({"broken.comp"}).out).rfind("broken.comp:3: error: 'x' : undeclared identifier", 0), 0u);
 }
 
 TEST_F(Cli, CleanShaderPrintsNothingAndExitsZero) {
@@ -147,7 +179,7 @@ class BadInput : public Cli {
     write("finding.comp", kDivergent);
     KlintRun run = run_klint({name, "finding.comp"}, path().string(), 60, unprivileged);
     EXPECT_EQ(run.exit_code, exit_code) << run.out << run.err;
-    EXPECT_NE(run.out.find("finding.comp:8: error:"), std::string::npos) << "other files still linted:\n" << run.out;
+    EXPECT_NE(run.out.find("finding.comp:8:9: error:"), std::string::npos) << "other files still linted:\n" << run.out;
     std::string all = run.out + run.err;
     bool found = false;
     size_t begin = 0;
@@ -218,8 +250,8 @@ TEST_F(BadInput, SymlinkLoopInADirectory) {
   KlintRun run = klint({"tree", "finding.comp"});
   EXPECT_EQ(run.exit_code, 2) << run.err;
   EXPECT_NE(run.err.find("symlink loop"), std::string::npos) << run.err;
-  EXPECT_NE(run.out.find("tree/sub/a.comp:8: error:"), std::string::npos) << run.out;
-  EXPECT_NE(run.out.find("finding.comp:8: error:"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("tree/sub/a.comp:8:9: error:"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("finding.comp:8:9: error:"), std::string::npos) << run.out;
 }
 
 }  // namespace

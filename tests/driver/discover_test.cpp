@@ -131,10 +131,66 @@ TEST_F(DiscoverTest, OtherFilesInDirectoriesAreIgnoredSilently) {
   EXPECT_TRUE(discovery.messages.empty());
 }
 
-TEST_F(DiscoverTest, HiddenAndBuildDirectoriesAreWalkedToo) {
+// What a walk takes depends on the lists the user keeps, not on names that
+// look like build output; hidden entries are never walked, only named.
+TEST_F(DiscoverTest, HiddenEntriesAreSkippedAndBuildIsWalkedUnlessIgnored) {
   write(".cache/a.comp");
+  write(".hidden.comp");
   write("build/b.comp");
-  EXPECT_EQ(paths_of(discover_inputs({"."}, false)), (Paths{".cache/a.comp", "build/b.comp"}));
+  EXPECT_EQ(paths_of(discover_inputs({"."}, false)), (Paths{"build/b.comp"}));
+  EXPECT_EQ(paths_of(discover_inputs({".cache", ".hidden.comp"}, false)), (Paths{".cache/a.comp", ".hidden.comp"}));
+}
+
+TEST_F(DiscoverTest, GitignoreAndIgnoreFilesLeaveOutWhatTheyName) {
+  write(".gitignore", "# build output\n/build/\n*.spv\n!keep.spv\n");
+  write("build/b.comp");
+  write("src/build/c.comp");  // `/build/` is anchored: this one stays
+  write("src/a.spv");
+  write("src/keep.spv");
+  write("src/gen/.ignore", "*.comp\n");
+  write("src/gen/g.comp");
+  write("src/gen/.gitignore", "!g.comp\n");  // .ignore wins over .gitignore in one folder
+  write("src/sub/.gitignore", "!a2.spv\n");  // a deeper file wins over a shallower one
+  write("src/sub/a2.spv");
+  EXPECT_EQ(paths_of(discover_inputs({"."}, false)), (Paths{"src/build/c.comp", "src/keep.spv", "src/sub/a2.spv"}));
+  WalkOptions no_ignore;
+  no_ignore.ignore_files = false;
+  EXPECT_EQ(paths_of(discover_inputs({"."}, no_ignore)),
+            (Paths{"build/b.comp", "src/a.spv", "src/build/c.comp", "src/gen/g.comp", "src/keep.spv", "src/sub/a2.spv"}));
+}
+
+TEST_F(DiscoverTest, IgnoreFilesAboveTheWalkCountUpToTheRepositoryRoot) {
+  write("outside/.gitignore", "*.comp\n");  // above the repository: not read
+  write("outside/repo/.git/HEAD", "ref: refs/heads/main\n");
+  write("outside/repo/.gitignore", "gen/\n");
+  write("outside/repo/shaders/gen/g.comp");
+  write("outside/repo/shaders/a.comp");
+  EXPECT_EQ(paths_of(discover_inputs({"outside/repo/shaders"}, false)), (Paths{"outside/repo/shaders/a.comp"}));
+}
+
+TEST_F(DiscoverTest, ExcludeListsLeaveOutWalkedPathsButNotNamedOnes) {
+  write("a.comp");
+  write("gen/g.comp");
+  write("third_party/t.comp");
+  std::string error;
+  WalkOptions options;
+  options.exclude = IgnoreList::from_patterns({"gen/"}, fs::current_path(), &error);
+  options.extend_exclude = IgnoreList::from_patterns({"third_party"}, fs::current_path(), &error);
+  EXPECT_EQ(paths_of(discover_inputs({"."}, options)), (Paths{"a.comp"}));
+  EXPECT_EQ(paths_of(discover_inputs({"gen/g.comp", "third_party"}, options)),
+            (Paths{"gen/g.comp", "third_party/t.comp"}));
+}
+
+TEST_F(DiscoverTest, ADirectoryWithoutShadersIsAnErrorUnlessAllowed) {
+  write("docs/readme.md");
+  write("shaders/.gitignore", "*\n");
+  write("shaders/a.comp");
+  Discovery discovery = discover_inputs({"docs", "shaders"}, false);
+  EXPECT_EQ(messages_of(discovery), (std::vector<std::string>{"error: docs: no shaders found under docs",
+                                                              "error: shaders: no shaders found under shaders"}));
+  WalkOptions allow;
+  allow.allow_empty = true;
+  EXPECT_TRUE(discover_inputs({"docs"}, allow).messages.empty());
 }
 
 TEST_F(DiscoverTest, MissingExplicitPathIsAnError) {

@@ -67,7 +67,7 @@ TEST_F(Headers, AFindingBesideThemStillFails) {
   write("bad.comp", kDivergent);
   KlintRun run = klint({"common.glsl", "bad.comp", "common.hlsli", "pixel.hlsl"});
   EXPECT_EQ(run.exit_code, 1) << run.out << run.err;
-  EXPECT_NE(run.out.find("bad.comp:5: error: barrier in control flow that depends on gl_LocalInvocationID "
+  EXPECT_NE(run.out.find("bad.comp:5:9: error: barrier in control flow that depends on gl_LocalInvocationID "
                          "[barrier-in-divergent-control-flow]"),
             std::string::npos)
       << run.out;

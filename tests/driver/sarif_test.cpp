@@ -94,7 +94,7 @@ TEST_F(SarifWriter, RuleCarriesItsDocumentationAndGithubProperties) {
   const json& race = rules[0];
   EXPECT_EQ(race["name"], "SharedMemoryRace");
   EXPECT_EQ(race["shortDescription"]["text"],
-            "Two invocations access one workgroup-memory element, at least one writing, with no barrier between.");
+            "two invocations access one workgroup-memory element, at least one writing, with no barrier between.");
   const std::string full = race["fullDescription"]["text"];
   EXPECT_TRUE(full.starts_with("Two accesses to the same element of a shared (groupshared, Workgroup) variable by "
                                "different invocations"))
@@ -164,11 +164,11 @@ TEST_F(SarifWriter, RegionMarksTheColumnsTheTokenOrTheWholeLine) {
     return json();
   };
   const json barrier{{"startLine", 2}, {"startColumn", 5}, {"endLine", 2}, {"endColumn", 12}};
-  EXPECT_EQ(region("Columns."), barrier);
-  EXPECT_EQ(region("Token."), barrier);
-  EXPECT_EQ(region("No token."), json({{"startLine", 2}, {"startColumn", 1}, {"endLine", 2}, {"endColumn", 15}}));
-  EXPECT_EQ(region("Code points."), json({{"startLine", 3}, {"startColumn", 13}, {"endLine", 3}, {"endColumn", 17}}));
-  EXPECT_EQ(region("No such line."), json({{"startLine", 9}}));
+  EXPECT_EQ(region("columns."), barrier);
+  EXPECT_EQ(region("token."), barrier);
+  EXPECT_EQ(region("no token."), json({{"startLine", 2}, {"startColumn", 1}, {"endLine", 2}, {"endColumn", 15}}));
+  EXPECT_EQ(region("code points."), json({{"startLine", 3}, {"startColumn", 13}, {"endLine", 3}, {"endColumn", 17}}));
+  EXPECT_EQ(region("no such line."), json({{"startLine", 9}}));
 }
 
 TEST_F(SarifWriter, LocationWithoutALineCoversTheWholeFile) {
@@ -203,8 +203,8 @@ TEST_F(SarifWriter, MessageIsASentenceAndTheFixASecondOne) {
   Finding plain = finding("shared-memory-race", "/repo/a.comp", 2, "already ends.");
   run_.diagnostics = {race, plain};
   json found = results();
-  EXPECT_EQ(found[0]["message"]["text"], "Data race on 'tile'. Fix: separate the accesses with barrier().");
-  EXPECT_EQ(found[1]["message"]["text"], "Already ends.");
+  EXPECT_EQ(found[0]["message"]["text"], "data race on 'tile'. Fix: separate the accesses with barrier().");
+  EXPECT_EQ(found[1]["message"]["text"], "already ends.");
 }
 
 TEST_F(SarifWriter, NotesBecomeRelatedLocations) {
@@ -216,7 +216,7 @@ TEST_F(SarifWriter, NotesBecomeRelatedLocations) {
   const json related = results()[0]["relatedLocations"];
   ASSERT_EQ(related.size(), 2u);
   EXPECT_EQ(related[0]["id"], 1);
-  EXPECT_EQ(related[0]["message"]["text"], "Invocation 1 writes tile[1] here.");
+  EXPECT_EQ(related[0]["message"]["text"], "invocation 1 writes tile[1] here.");
   EXPECT_EQ(related[0]["physicalLocation"]["artifactLocation"]["uri"], "a.comp");
   EXPECT_EQ(related[0]["physicalLocation"]["region"],
             json({{"startLine", 1}, {"startColumn", 1}, {"endLine", 1}, {"endColumn", 5}}));
@@ -238,7 +238,7 @@ TEST_F(SarifWriter, SuppressedFindingsOnlyWithIncludeSuppressed) {
   run_.include_suppressed = true;
   json with = results();
   ASSERT_EQ(with.size(), 2u);
-  EXPECT_EQ(with[0]["message"]["text"], "Reported.");
+  EXPECT_EQ(with[0]["message"]["text"], "reported.");
   EXPECT_FALSE(with[0].contains("suppressions"));
   ASSERT_EQ(with[1]["suppressions"].size(), 1u);
   const json& entry = with[1]["suppressions"][0];
@@ -313,8 +313,11 @@ TEST(SarifText, MarkdownBecomesPlainText) {
                              "- two\n\n```glsl\nshared float s[64];\n  barrier();\n```\nAfter.\n"),
             "What it finds\nA shared array that spans lines:\n- one item wrapped\n- two\n\n"
             "shared float s[64];\n  barrier();\n\nAfter.");
-  EXPECT_EQ(sarif_sentence("  lower case  "), "Lower case.");
-  EXPECT_EQ(sarif_sentence("is it?"), "Is it?");
+  EXPECT_EQ(sarif_sentence("  lower case  "), "lower case.");
+  EXPECT_EQ(sarif_sentence("is it?"), "is it?");
+  // An identifier is never changed: GroupMemoryBarrier() is another function.
+  EXPECT_EQ(sarif_sentence("gl_GlobalInvocationID differs"), "gl_GlobalInvocationID differs.");
+  EXPECT_EQ(sarif_sentence("groupMemoryBarrier() orders"), "groupMemoryBarrier() orders.");
 }
 
 TEST(SarifRoot, NearestAncestorWithGitElseTheDirectoryItself) {
@@ -434,6 +437,21 @@ TEST_F(SarifCli, UnwritableOutputIsAOneLineErrorAndLeavesNothingBehind) {
   EXPECT_EQ(directory.exit_code, 2);
   EXPECT_EQ(directory.err, "klint: error: locked: is a directory\n");
   EXPECT_EQ(leftovers(path()), std::vector<std::string>{});
+}
+
+// An identifier at the start of a message reaches SARIF as it is written:
+// "Gl_GlobalInvocationID" names nothing, "GroupMemoryBarrier()" another function.
+TEST_F(SarifCli, MessagesKeepTheirFirstLetter) {
+  write("divergent.comp", "#version 450\nlayout(local_size_x = 64) in;\nvoid main() {\n"
+                          "    if (gl_LocalInvocationID.x < 16) {\n        barrier();\n    }\n}\n");
+  KlintRun run = run_klint({"--format=sarif", "divergent.comp"}, path().string());
+  const json result = json::parse(run.out)["runs"][0]["results"][0];
+  EXPECT_EQ(result["message"]["text"].get<std::string>().substr(0, 10), "barrier in") << result.dump(2);
+  std::vector<std::string> notes;
+  for (const json& related : result["relatedLocations"]) notes.push_back(related["message"]["text"]);
+  EXPECT_NE(std::find(notes.begin(), notes.end(), "gl_LocalInvocationID differs between the invocations of a workgroup."),
+            notes.end())
+      << result.dump(2);
 }
 
 }  // namespace

@@ -269,7 +269,12 @@ std::string summary(const std::vector<Severity>& severities, size_t files, size_
   return out.str();
 }
 
-TEST(TextSummary, CleanRunPrintsNothing) { EXPECT_EQ(summary({}, 3, 0), ""); }
+TEST(TextSummary, CleanRunPrintsNothingUnlessAsked) {
+  EXPECT_EQ(summary({}, 3, 0), "");
+  std::ostringstream out;
+  print_summary(out, {}, 12, 0, TextStyle{}, /*show_clean=*/true);
+  EXPECT_EQ(out.str(), "checked 12 files: no findings\n");
+}
 
 TEST(TextSummary, CountsArePluralisedAndZeroesOmitted) {
   using enum Severity;
@@ -281,7 +286,9 @@ TEST(TextSummary, CountsArePluralisedAndZeroesOmitted) {
 
 TEST(TextSummary, InputErrorsAreAppended) {
   EXPECT_EQ(summary({Severity::Warning}, 1, 1), "1 warning in 1 file (1 input error)\n");
-  EXPECT_EQ(summary({}, 2, 2), "no issues found in 2 files (2 input errors)\n");
+  EXPECT_EQ(summary({}, 2, 2), "checked 2 files: no findings (2 input errors)\n");
+  // A broken configuration lints nothing, which must not read as a pass.
+  EXPECT_EQ(summary({}, 0, 1), "nothing linted (1 input error)\n");
 }
 
 TEST(TextSummary, BoldWhenColored) {

@@ -159,7 +159,7 @@ TEST_F(RunCli, BadInputIsOneLineAndExitsTwo) {
       {{"twice.comp", "--grid", "1,0"}, "klint: error: twice.comp: --grid '1,0' is not X,Y,Z of positive integers\n"},
       {{"twice.comp", "--grid", "1,2,3,4"}, "klint: error: twice.comp: --grid '1,2,3,4' is not X,Y,Z of positive "
                                             "integers\n"},
-      {{"twice.comp", "--timeout", "0"}, "klint: error: twice.comp: --timeout must be positive\n"},
+      {{"twice.comp", "--timeout", "0"}, "klint: error: --timeout: '0' is not a number of seconds above 0\n"},
       {{"twice.comp", "--device", "1000"}, "klint: error: twice.comp: device 1000 is out of range: "},
       {{"twice.comp", "--seed", "x"}, "klint: error: "},
       {{"twice.comp", "--specialization", "0=1"},
