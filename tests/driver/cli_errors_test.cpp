@@ -5,23 +5,18 @@
 
 #include <string>
 
+#include "tests/support/kernels.h"
 #include "tests/support/run.h"
 #include "tests/support/scratch.h"
 
 namespace klint::testing {
 namespace {
 
-constexpr const char* kClean = R"(#version 450
-layout(local_size_x = 64) in;
-layout(binding = 0) buffer Data { float data[]; };
-void main() { data[gl_GlobalInvocationID.x] = 1.0; }
-)";
-
 class CliErrors : public ScratchDirTest {
  protected:
   void SetUp() override {
     ScratchDirTest::SetUp();
-    write("k.comp", kClean);
+    write("k.comp", kCleanKernel);
   }
   // The one line klint prints for `args` followed by k.comp; exit 2 expected.
   std::string refused(std::vector<std::string> args) {
@@ -78,7 +73,7 @@ TEST_F(CliErrors, MisspeltRulesAndTargetsGetADidYouMean) {
 }
 
 TEST_F(CliErrors, AMisspeltRuleInASuppressionGetsADidYouMean) {
-  write("s.comp", std::string(kClean) + "// klint-ignore: shared-memory-rase\n");
+  write("s.comp", std::string(kCleanKernel) + "// klint-ignore: shared-memory-rase\n");
   KlintRun run = run_klint({"s.comp"}, path().string());
   EXPECT_NE(run.out.find("suppression names 'shared-memory-rase', which is not a klint rule (did you mean "
                          "'shared-memory-race'?) [unused-suppression]"),

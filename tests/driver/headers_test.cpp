@@ -3,20 +3,12 @@
 // failure, while the kernels beside it are linted as usual.
 #include <gtest/gtest.h>
 
+#include "tests/support/kernels.h"
 #include "tests/support/run.h"
 #include "tests/support/scratch.h"
 
 namespace klint::testing {
 namespace {
-
-constexpr const char* kDivergent = R"(#version 450
-layout(local_size_x = 64) in;
-void main() {
-    if (gl_LocalInvocationID.x < 16) {
-        barrier();
-    }
-}
-)";
 
 constexpr const char* kClean = R"(#version 450
 #include "common.glsl"
@@ -64,7 +56,7 @@ TEST_F(Headers, AloneTheyPass) {
 }
 
 TEST_F(Headers, AFindingBesideThemStillFails) {
-  write("bad.comp", kDivergent);
+  write("bad.comp", kDivergentBarrierKernel);
   KlintRun run = klint({"common.glsl", "bad.comp", "common.hlsli", "pixel.hlsl"});
   EXPECT_EQ(run.exit_code, 1) << run.out << run.err;
   EXPECT_NE(run.out.find("bad.comp:5:9: error: barrier in control flow that depends on gl_LocalInvocationID "

@@ -8,24 +8,19 @@
 #include <memory>
 #include <string>
 
+#include "tests/support/kernels.h"
 #include "tests/support/run.h"
 #include "tests/support/scratch.h"
 
 namespace klint::testing {
 namespace {
 
-constexpr const char* kClean = R"(#version 450
-layout(local_size_x = 64) in;
-layout(binding = 0) buffer Data { float data[]; };
-void main() { data[gl_GlobalInvocationID.x] = 1.0; }
-)";
-
 class Summary : public ScratchDirTest {
  protected:
   void SetUp() override {
     ScratchDirTest::SetUp();
-    write("a.comp", kClean);
-    write("b.comp", kClean);
+    write("a.comp", kCleanKernel);
+    write("b.comp", kCleanKernel);
   }
   KlintRun klint(std::vector<std::string> args) { return run_klint(args, path().string()); }
   // What klint writes with a terminal as its standard error (util-linux

@@ -5,28 +5,19 @@
 
 #include <string>
 
+#include "tests/support/kernels.h"
 #include "tests/support/run.h"
 #include "tests/support/scratch.h"
 
 namespace klint::testing {
 namespace {
 
-// One finding, so each linted file shows in the output.
-constexpr const char* kDivergent = R"(#version 450
-layout(local_size_x = 64) in;
-void main() {
-    if (gl_LocalInvocationID.x < 16) {
-        barrier();
-    }
-}
-)";
-
 class WalkCli : public ScratchDirTest {
  protected:
   void SetUp() override {
     ScratchDirTest::SetUp();
     for (const char* file : {"src/a.comp", "src/gen/g.comp", "build/a.spv.comp", ".cache/c.comp", "vendor/v.comp"}) {
-      write(file, kDivergent);
+      write(file, kDivergentBarrierKernel);
     }
     write(".gitignore", "/build/\n");
   }
