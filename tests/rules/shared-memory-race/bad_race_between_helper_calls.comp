@@ -20,7 +20,7 @@ void main() {
     put(t, data[gl_GlobalInvocationID.x]);
     barrier();
     float s = neighbour_sum(t);
-    put(t, s);  // expect: shared-memory-race "data race on 'tile': invocation 0 writes tile[0] while invocation 63 reads it"
+    put(t, s);  // expect: shared-memory-race confirmed "data race on 'tile': invocation 0 writes tile[0] while invocation 63 reads it"
     // expect-note@-9: "in 'put', invocation 0 writes tile[0] here"
     // expect-note@-14: "in 'neighbour_sum', called at line 22, invocation 63 reads tile[0] here"
     barrier();

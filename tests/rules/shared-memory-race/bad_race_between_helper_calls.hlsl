@@ -15,7 +15,7 @@ void write1(uint i, float v) {
 
 void blur(uint i) {
     float v = read3(i) / 3.0;
-    write1(i, v);  // expect: shared-memory-race "data race on 'row'"
+    write1(i, v);  // expect: shared-memory-race confirmed "data race on 'row'"
     // expect-note@-6: "in 'write1', invocation"
     // expect-note@-11: "in 'read3', called at line 17, invocation"
 }
