@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <exception>
 #include <filesystem>
 #include <spirv-tools/libspirv.hpp>
@@ -17,7 +18,15 @@ constexpr uint32_t kSpirvMagic = 0x07230203;
 constexpr size_t kHeaderWords = 5;
 constexpr size_t kBinarySniffBytes = 8 * 1024;
 
-std::string extension_of(const std::string& path) { return std::filesystem::path(path).extension().string(); }
+}  // namespace
+
+std::string extension_of(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext;
+}
+
+namespace {
 
 Diagnostic file_error(const RuleInfo& rule, const std::string& path, std::string message, uint32_t line = 0,
                       uint32_t column = 0) {

@@ -36,6 +36,10 @@ struct CompileOptions {
 // What the file holds, judged from its name: .comp/.glsl GLSL, .hlsl/.hlsli
 // HLSL, .spv binary, .spvasm assembly; with force_compute any other name is
 // GLSL. nullopt when klint does not lint such files.
+// A path's extension, lower-cased: `K.COMP` and `k.comp` are the same kind
+// of file.
+std::string extension_of(const std::string& path);
+
 std::optional<Language> language_for_path(const std::string& path, bool force_compute);
 
 // The stage a GLSL file's name gives (.vert, .frag, ...), when it is not compute.

@@ -12,6 +12,7 @@
 #include <charconv>
 #include <filesystem>
 #include <mutex>
+#include <regex>
 #include <set>
 #include <span>
 #include <spirv-tools/libspirv.hpp>
@@ -137,8 +138,9 @@ std::optional<uint32_t> line_after(std::string_view rest, std::string_view name,
 // matched first; only an unknown name falls back to the first ":LINE:".
 class InfoLogParser {
  public:
-  InfoLogParser(const std::string& main_path, std::string entry_point, const FileIncluder& includer)
-      : main_path_(main_path), entry_point_(std::move(entry_point)), includer_(includer) {
+  InfoLogParser(const std::string& main_path, std::string entry_point, const FileIncluder& includer,
+                std::vector<std::string> kernels = {})
+      : main_path_(main_path), entry_point_(std::move(entry_point)), includer_(includer), kernels_(std::move(kernels)) {
     names_ = includer.files();
     names_.push_back(main_path);
     std::sort(names_.begin(), names_.end(), [](auto& a, auto& b) { return a.size() > b.size(); });
@@ -158,7 +160,14 @@ class InfoLogParser {
       }
       // Only a warning to glslang, which then emits an empty entry point.
       if (line.starts_with("WARNING: Linking compute stage: Entry point not found")) {
-        out.push_back(compile_error(main_path_, 0, fmt::format("entry point '{}' not found", entry_point_)));
+        std::string candidates;
+        for (const std::string& kernel : kernels_) candidates += (candidates.empty() ? "" : ", ") + kernel;
+        out.push_back(compile_error(
+            main_path_, 0,
+            kernels_.empty() ? fmt::format("entry point '{}' not found", entry_point_)
+                             : fmt::format("entry point '{}' not found; the [numthreads] functions are {} (choose one "
+                                           "with --entry)",
+                                           entry_point_, candidates)));
       }
     }
   }
@@ -218,6 +227,7 @@ class InfoLogParser {
 
   const std::string& main_path_;
   std::string entry_point_;
+  std::vector<std::string> kernels_;  // an HLSL file's [numthreads] functions
   const FileIncluder& includer_;
   std::vector<std::string> names_;
 };
@@ -437,6 +447,25 @@ void restore_file_names(std::vector<uint32_t>& spirv, const std::vector<std::str
   }
 }
 
+// The functions an HLSL file marks `[numthreads(...)]`, by name, in order.
+std::vector<std::string> numthreads_functions(std::string_view text) {
+  static const std::regex kKernel(R"(\[\s*numthreads\s*\([^)]*\)\s*\](?:\s*\[[^\]]*\])*\s*[A-Za-z_]\w*\s+([A-Za-z_]\w*)\s*\()");
+  std::vector<std::string> names;
+  for (std::cregex_iterator it(text.data(), text.data() + text.size(), kKernel), end; it != end; ++it) {
+    names.push_back((*it)[1].str());
+  }
+  return names;
+}
+
+// The entry point of an HLSL file: the one asked for, or, when that is the
+// default `main` and no [numthreads] function has that name, the file's only
+// [numthreads] function.
+std::string hlsl_entry_point(std::string_view text, const std::string& asked, std::vector<std::string>& kernels) {
+  kernels = numthreads_functions(text);
+  if (asked != "main" || std::find(kernels.begin(), kernels.end(), "main") != kernels.end()) return asked;
+  return kernels.size() == 1 ? kernels.front() : asked;
+}
+
 }  // namespace
 
 CompiledShader compile_with_glslang(const std::string& path, const std::string& text, Language language,
@@ -444,6 +473,9 @@ CompiledShader compile_with_glslang(const std::string& path, const std::string& 
   initialize_glslang_once();
   sources.add(path, text);
   CompiledShader result;
+  std::vector<std::string> kernels;
+  CompileOptions effective = options;
+  if (language == Language::Hlsl) effective.entry_point = hlsl_entry_point(text, options.entry_point, kernels);
   FileIncluder includer(options.include_dirs, sources);
   const std::string preamble = make_preamble(options, language);
   const SpirvVersions versions = versions_for(options.target_env);
@@ -467,7 +499,7 @@ CompiledShader compile_with_glslang(const std::string& path, const std::string& 
   // Preprocessing twice costs little, but is skipped unless the pragma may be there.
   if (language == Language::Glsl && text.find("shader_stage") != std::string::npos) {
     glslang::TShader shader(EShLangCompute);
-    configure(shader, strings, language, options, preamble);
+    configure(shader, strings, language, effective, preamble);
     std::string preprocessed;
     // A failure here is reported by the real compile below.
     if (shader.preprocess(&resource_limits(), kDefaultGlslVersion, ENoProfile, false, false,
@@ -490,11 +522,11 @@ CompiledShader compile_with_glslang(const std::string& path, const std::string& 
   }
 
   glslang::TShader shader(EShLangCompute);
-  configure(shader, strings, language, options, preamble);
+  configure(shader, strings, language, effective, preamble);
   const int default_version = language == Language::Hlsl ? 100 : kDefaultGlslVersion;
   bool parsed = shader.parse(&resource_limits(), default_version, ENoProfile, false, false,
                              messages_for(language), includer);
-  InfoLogParser log(path, language == Language::Hlsl ? options.entry_point : "main", includer);
+  InfoLogParser log(path, language == Language::Hlsl ? effective.entry_point : "main", includer, kernels);
   log.parse(shader.getInfoLog(), result.diagnostics);
   if (!parsed) {
     if (result.diagnostics.empty())

@@ -3,7 +3,6 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -13,6 +12,7 @@
 #include <set>
 #include <string_view>
 
+#include "analyzer/frontend.h"
 #include "driver/config.h"
 
 namespace klint {
@@ -108,7 +108,7 @@ bool is_hlsl_compute_source(std::string_view text) {
 // file is skipped with a note instead of failing to compile as a kernel. An
 // unreadable file is not a header: lint_file reports why it cannot be read.
 bool is_header_without_entry_point(const std::string& path) {
-  const std::string ext = fs::path(path).extension().string();
+  const std::string ext = extension_of(path);
   if (ext != ".glsl" && ext != ".hlsl" && ext != ".hlsli") return false;
   std::optional<std::string> head = read_head(path);
   if (!head) return false;
@@ -282,7 +282,7 @@ void Discoverer::visit_entry(const std::string& path, const ConfigFile* config) 
 // files are taken unread; .glsl and .hlsl are also used for headers and other
 // stages, so only those that declare a compute entry point are taken.
 Discoverer::Sniff Discoverer::sniff_walked_file(const std::string& path) {
-  const std::string ext = fs::path(path).extension().string();
+  const std::string ext = extension_of(path);
   if (ext == ".comp" || ext == ".spv" || ext == ".spvasm") return Sniff::Shader;
   if (ext != ".glsl" && ext != ".hlsl") return Sniff::NotShader;
   errno = 0;

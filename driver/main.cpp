@@ -176,7 +176,8 @@ CompileOptions compile_options(const Arguments& args, std::string* error) {
     *error = fmt::format("unknown --target-env '{}': use vulkan1.0 to vulkan1.3", args.target_env);
     return options;
   }
-  if (!args.shader_stage.empty() && args.shader_stage != "compute") {
+  // glslc spells it `comp`, glslangValidator's -S too.
+  if (!args.shader_stage.empty() && args.shader_stage != "compute" && args.shader_stage != "comp") {
     *error = fmt::format("-fshader-stage={}: klint lints compute shaders only", args.shader_stage);
     return options;
   }

@@ -456,11 +456,30 @@ TEST_F(FrontendTest, HlslEntryPointOption) {
   EXPECT_NE(text.find("OpEntryPoint GLCompute"), std::string::npos);
   EXPECT_NE(text.find("\"csmain\""), std::string::npos);
   // glslang only warns and emits an empty entry point.
-  CompiledShader missing = compile_text("kernel.hlsl", source, Language::Hlsl);
+  options.entry_point = "absent";
+  CompiledShader missing = compile_text("kernel.hlsl", source, Language::Hlsl, options);
   EXPECT_FALSE(missing.ok);
   ASSERT_EQ(missing.diagnostics.size(), 1u) << messages(missing);
-  EXPECT_EQ(missing.diagnostics[0].message, "entry point 'main' not found");
+  EXPECT_EQ(missing.diagnostics[0].message,
+            "entry point 'absent' not found; the [numthreads] functions are csmain (choose one with --entry)");
   EXPECT_EQ(missing.diagnostics[0].location.line, 0u);
+}
+
+// With no entry point named, a file whose one [numthreads] function is not
+// `main` compiles that function; with several, the error names them.
+TEST_F(FrontendTest, HlslEntryPointIsTheOnlyNumthreadsFunction) {
+  std::string source = kHlslShader;
+  source.replace(source.find("void main"), 9, "void CSMain");
+  CompiledShader shader = compile_text("kernel.hlsl", source, Language::Hlsl);
+  ASSERT_TRUE(shader.ok) << messages(shader);
+  EXPECT_NE(testing::disassemble(shader.spirv).find("\"CSMain\""), std::string::npos);
+
+  source += "[numthreads(8, 1, 1)]\n[WaveSize(32)]\nvoid Clear(uint3 tid : SV_GroupThreadID) { output[tid.x] = 0; }\n";
+  CompiledShader two = compile_text("kernel.hlsl", source, Language::Hlsl);
+  EXPECT_FALSE(two.ok);
+  ASSERT_EQ(two.diagnostics.size(), 1u) << messages(two);
+  EXPECT_EQ(two.diagnostics[0].message,
+            "entry point 'main' not found; the [numthreads] functions are CSMain, Clear (choose one with --entry)");
 }
 
 TEST_F(FrontendTest, HlslSyntaxErrorLocation) {

@@ -149,6 +149,22 @@ TEST_F(Cli, GlslcOptionsReachTheCompiler) {
   write("shader.txt", kClean);
   EXPECT_EQ(klint({"shader.txt"}).exit_code, 2);
   EXPECT_EQ(klint({"-fshader-stage=compute", "shader.txt"}).exit_code, 0);
+  // glslc's own spelling of the stage.
+  EXPECT_EQ(klint({"-fshader-stage=comp", "shader.txt"}).exit_code, 0);
+}
+
+// An extension in capitals names the same kind of file, named or walked.
+TEST_F(Cli, UpperCaseExtensionsAreShaders) {
+  write("upper/K.COMP", kDivergent);
+  write("upper/R.HLSL", "RWStructuredBuffer<float> d : register(u0);\n[numthreads(64, 1, 1)]\n"
+                        "void main(uint3 id : SV_DispatchThreadID) { d[id.x] = 1.0; }\n");
+  KlintRun named = klint({"upper/K.COMP", "upper/R.HLSL"});
+  EXPECT_EQ(named.exit_code, 1) << named.err;
+  EXPECT_NE(named.out.find("K.COMP:"), std::string::npos) << named.out;
+  KlintRun walked = klint({"upper"});
+  EXPECT_EQ(walked.exit_code, 1) << walked.err;
+  EXPECT_NE(walked.out.find("K.COMP:"), std::string::npos) << walked.out;
+  EXPECT_EQ(walked.err.find("R.HLSL"), std::string::npos) << walked.err;
 }
 
 TEST_F(Cli, OutputIsDeterministic) {
