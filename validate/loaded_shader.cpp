@@ -214,6 +214,10 @@ void load_compiled(CompiledShader& compiled, Language language, const LoadOption
     return;
   }
 
+  if (language == Language::SpirvBinary && !has_debug_lines(*original)) {
+    shader.notes.push_back({"the module carries no source lines, so findings point at SPIR-V instructions; "
+                            "compile it with -g (glslc or glslangValidator) to see the source"});
+  }
   std::vector<uint32_t> words = std::move(compiled.spirv);
   if (!compiled.assembly_lines.empty() && !has_debug_lines(*original)) {
     attach_assembly_lines(*original, shader.path, compiled.assembly_lines);

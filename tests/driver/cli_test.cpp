@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <spirv-tools/libspirv.hpp>
 
 #include "tests/support/run.h"
 #include "tests/support/scratch.h"
@@ -238,6 +239,33 @@ TEST_F(BadInput, TruncatedSpirv) {
 TEST_F(BadInput, SpirvWithWrongMagic) {
   write("magic.spv", std::string(20, '\x42'));
   lint_beside_finding("magic.spv", "bad magic number", 1);
+}
+
+// A binary module without OpLine: one note for the file says how to get
+// source lines; the same module assembled from text needs none.
+TEST_F(BadInput, SpirvWithoutLinesSaysHowToGetThem) {
+  const char* assembly = R"(OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 64 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+  std::vector<uint32_t> words;
+  ASSERT_TRUE(spvtools::SpirvTools(SPV_ENV_VULKAN_1_3).Assemble(assembly, &words));
+  write("bare.spv", std::string(reinterpret_cast<const char*>(words.data()), words.size() * 4));
+  write("bare.spvasm", assembly);
+  KlintRun binary = klint({"--no-cache", "bare.spv"});
+  EXPECT_EQ(binary.exit_code, 0) << binary.err;
+  EXPECT_NE(binary.err.find("klint: note: bare.spv: the module carries no source lines"), std::string::npos) << binary.err;
+  EXPECT_NE(binary.err.find("compile it with -g"), std::string::npos) << binary.err;
+  KlintRun text = klint({"--no-cache", "bare.spvasm"});
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_EQ(text.err.find("source lines"), std::string::npos) << text.err;
 }
 
 TEST_F(BadInput, VertexShaderIsSkippedWithANote) {
