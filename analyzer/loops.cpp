@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analyzer/pointers.h"
 #include "analyzer/ssa.h"
 #include "analyzer/symbolic.h"
 #include "analyzer/value_ranges.h"
@@ -16,23 +17,11 @@ namespace {
 // long chains of loop-carried arithmetic.
 constexpr int kInvariantDepth = 32;
 
-// The variable a pointer points into, through access chains.
-uint32_t root_variable(const Module& module, uint32_t pointer) {
-  for (int depth = 0; depth < 16; ++depth) {
-    const ir::Instruction* definition = module.def(pointer);
-    if (!definition) return 0;
-    if (definition->opcode() == Op::OpVariable) return pointer;
-    if (definition->opcode() != Op::OpAccessChain && definition->opcode() != Op::OpInBoundsAccessChain) return 0;
-    pointer = definition->word(2);
-  }
-  return 0;
-}
-
 // Whether an instruction in the loop may write the variable `pointer` points
 // into: a store through it, a copy into it, or a call (that may be handed it).
 bool written_in(const Module& module, const Cfg& cfg, const Loop& loop, uint32_t pointer) {
-  const uint32_t variable = root_variable(module, pointer);
-  if (variable == 0) return true;
+  const ir::Instruction* variable = pointer_variable(module, pointer);
+  if (!variable) return true;
   const ir::Block* header = module.block_of(*loop.merge);
   const ir::Function* function = header ? module.function_of(*header) : nullptr;
   if (!function) return true;
@@ -42,7 +31,7 @@ bool written_in(const Module& module, const Cfg& cfg, const Loop& loop, uint32_t
       switch (instruction.opcode()) {
         case Op::OpStore:
         case Op::OpCopyMemory:
-          if (root_variable(module, instruction.word(0)) == variable) return true;
+          if (pointer_variable(module, instruction.word(0)) == variable) return true;
           break;
         case Op::OpFunctionCall: return true;
         default: break;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analyzer/loops.h"
+#include "analyzer/pointers.h"
 #include "rules/rule.h"
 
 namespace klint {
@@ -191,32 +192,13 @@ std::optional<Fold> fold_of(const ir::Instruction& update, uint32_t accumulator)
   }
 }
 
-// The variable a pointer points into, through access chains; 0 if none.
-uint32_t root_variable(const Module& module, uint32_t pointer) {
-  for (int depth = 0; depth < 8; ++depth) {
-    const ir::Instruction* chain = module.def(pointer);
-    if (!chain) return 0;
-    if (chain->opcode() == Op::OpVariable) return pointer;
-    if (chain->opcode() != Op::OpAccessChain && chain->opcode() != Op::OpInBoundsAccessChain) return 0;
-    pointer = chain->word(2);
-  }
-  return 0;
-}
-
 // Whether a pointer names one fixed element (`p.n`, `header.count`): every
-// index of its access chains is a constant.
+// index on its way to the variable is a constant.
 bool fixed_element(const Module& module, uint32_t pointer) {
-  for (int depth = 0; depth < 8; ++depth) {
-    const ir::Instruction* chain = module.def(pointer);
-    if (!chain) return false;
-    if (chain->opcode() == Op::OpVariable) return true;
-    if (chain->opcode() != Op::OpAccessChain && chain->opcode() != Op::OpInBoundsAccessChain) return false;
-    for (size_t k = 3; k < chain->operands().size(); ++k) {
-      if (!module.constant_value(chain->word(k))) return false;
-    }
-    pointer = chain->word(2);
-  }
-  return false;
+  std::optional<PointerPath> path = pointer_path(module, pointer);
+  return path && !path->element_step && std::all_of(path->indices.begin(), path->indices.end(), [&](uint32_t index) {
+    return module.constant_value(index).has_value();
+  });
 }
 
 // Whether a condition is decided by the invocation ids, loop counters and
@@ -241,11 +223,9 @@ bool decided_by_ids(const Module& module, uint32_t id, int depth, bool& reaches_
     // A function's variable stored once, whole (HLSL's copy of an entry
     // point's parameter): what was stored.
     if (storage == spv::StorageClass::Function) {
-      uint32_t variable = value->word(2);
-      while (module.def(variable) && module.def(variable)->opcode() == Op::OpAccessChain) {
-        variable = module.def(variable)->word(2);
-      }
-      if (!fixed_element(module, value->word(2))) return false;
+      const ir::Instruction* root = pointer_variable(module, value->word(2));
+      if (!root || !fixed_element(module, value->word(2))) return false;
+      const uint32_t variable = root->result_id();
       uint32_t stored = 0;
       int stores = 0;
       for (const ir::Instruction* use : module.uses(variable)) {
@@ -284,7 +264,7 @@ struct Feed {
 std::optional<Reduction> shared_fold(const Module& module, uint32_t variable, const ir::Instruction*& fold_store) {
   auto loaded_from = [&](uint32_t id) {
     const ir::Instruction* load = module.def(id);
-    return load && load->opcode() == Op::OpLoad && root_variable(module, load->word(2)) == variable;
+    return load && load->opcode() == Op::OpLoad && pointer_variable(module, load->word(2)) == module.def(variable);
   };
   for (const ir::Instruction* use : module.uses(variable)) {
     if (use->opcode() != Op::OpAccessChain && use->opcode() != Op::OpInBoundsAccessChain) continue;
@@ -457,7 +437,7 @@ class ReductionNonIdentity final : public Rule {
                           const Reduction& reduction, const Feed& feed, const ir::Instruction* fold) {
     const std::string value = number_text(reduction, feed.value);
     const std::string what = fold ? fmt::format("the {} of shared '{}'", reduction.name,
-                                                module.variable_name(root_variable(module, operation.word(0))))
+                                                module.variable_name(pointer_variable(module, operation.word(0))->result_id()))
                                   : fmt::format("the subgroup {}", reduction.name);
     auto diagnostic = report.at(
         module.nearest_location(operation), fmt::format("{} takes {} from {}, and {} is not the identity of a {} ({} is): "
