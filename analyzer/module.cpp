@@ -472,21 +472,47 @@ namespace {
 
 bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-bool contains_word(std::string_view text, std::string_view word) {
-  for (size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+bool same_ignoring_case(char a, char b) {
+  return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+}
+
+// Where `word` stands as a whole identifier in `text`, or npos.
+size_t find_word(std::string_view text, std::string_view word, bool any_case) {
+  for (size_t at = 0; at + word.size() <= text.size() && !word.empty(); ++at) {
+    bool same = any_case ? std::equal(word.begin(), word.end(), text.begin() + at, same_ignoring_case)
+                         : text.compare(at, word.size(), word) == 0;
+    if (!same) continue;
     bool starts = at == 0 || !is_identifier_char(text[at - 1]);
     bool ends = at + word.size() == text.size() || !is_identifier_char(text[at + word.size()]);
-    if (starts && ends) return true;
+    if (starts && ends) return at;
   }
-  return false;
+  return std::string_view::npos;
 }
+
+bool contains_word(std::string_view text, std::string_view word) {
+  return find_word(text, word, false) != std::string_view::npos;
+}
+
+// Code only: a comment that mentions the word is not where it is used.
+std::string_view code(std::string_view line) { return line.substr(0, line.find("//")); }
 
 }  // namespace
 
 std::optional<Location> Module::source_line(std::string_view word) const {
-  // Code only: a comment that mentions the word is not where it is used.
-  auto code = [](std::string_view line) { return line.substr(0, line.find("//")); };
   return find_line([&](std::string_view line) { return contains_word(code(line), word); }, word);
+}
+
+std::optional<Location> Module::source_line_any_case(std::string_view word) const {
+  std::string_view spelled;
+  auto found = find_line(
+      [&](std::string_view line) {
+        size_t at = find_word(code(line), word, true);
+        if (at != std::string_view::npos) spelled = line.substr(at, word.size());
+        return at != std::string_view::npos;
+      },
+      word);
+  if (found) found->token = std::string(spelled);
+  return found;
 }
 
 template <class Match>

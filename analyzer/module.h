@@ -135,6 +135,9 @@ class Module {
   // module carries no source text or no such line. For constructs SPIR-V
   // gives no line, such as `layout(local_size_x = 64) in;`.
   std::optional<Location> source_line(std::string_view word) const;
+  // source_line, matching the word in any case (HLSL's semantics are
+  // case-insensitive), with the word as the source spells it as the token.
+  std::optional<Location> source_line_any_case(std::string_view word) const;
   // The source language OpSource names.
   bool is_hlsl() const { return source_language_ == spv::SourceLanguage::HLSL; }
   // location(), or, when inlining or a branch left the instruction without a

@@ -7,6 +7,7 @@
 #include <numeric>
 #include <unordered_set>
 
+#include "analyzer/builtin_names.h"
 #include "analyzer/loops.h"
 #include "analyzer/pointers.h"
 #include "analyzer/ssa.h"
@@ -682,15 +683,14 @@ std::string SymbolicValues::value_name(uint32_t id) const {
 }
 
 std::string SymbolicValues::describe(Symbol symbol) const {
-  static constexpr const char* kAxes[] = {"x", "y", "z"};
   switch (symbol.kind) {
-    case Symbol::Kind::LocalId: return fmt::format("gl_LocalInvocationID.{}", kAxes[symbol.id % 3]);
-    case Symbol::Kind::SubgroupLane: return "gl_SubgroupInvocationID";
-    case Symbol::Kind::SubgroupId: return "gl_SubgroupID";
-    case Symbol::Kind::WorkgroupId: return fmt::format("gl_WorkGroupID.{}", kAxes[symbol.id % 3]);
-    case Symbol::Kind::NumWorkgroups: return fmt::format("gl_NumWorkGroups.{}", kAxes[symbol.id % 3]);
-    case Symbol::Kind::SubgroupSize: return "gl_SubgroupSize";
-    case Symbol::Kind::NumSubgroups: return "gl_NumSubgroups";
+    case Symbol::Kind::LocalId: return builtin_component(module_, spv::BuiltIn::LocalInvocationId, symbol.id);
+    case Symbol::Kind::SubgroupLane: return builtin_name(module_, spv::BuiltIn::SubgroupLocalInvocationId);
+    case Symbol::Kind::SubgroupId: return builtin_name(module_, spv::BuiltIn::SubgroupId);
+    case Symbol::Kind::WorkgroupId: return builtin_component(module_, spv::BuiltIn::WorkgroupId, symbol.id);
+    case Symbol::Kind::NumWorkgroups: return builtin_component(module_, spv::BuiltIn::NumWorkgroups, symbol.id);
+    case Symbol::Kind::SubgroupSize: return builtin_name(module_, spv::BuiltIn::SubgroupSize);
+    case Symbol::Kind::NumSubgroups: return builtin_name(module_, spv::BuiltIn::NumSubgroups);
     case Symbol::Kind::Induction: case Symbol::Kind::Value: return value_name(symbol.id);
   }
   return "?";

@@ -76,27 +76,6 @@ bool is_workgroup_uniform(spv::BuiltIn builtin) {
   }
 }
 
-const char* glsl_name(spv::BuiltIn builtin) {
-  switch (builtin) {
-    case spv::BuiltIn::LocalInvocationId: return "gl_LocalInvocationID";
-    case spv::BuiltIn::LocalInvocationIndex: return "gl_LocalInvocationIndex";
-    case spv::BuiltIn::GlobalInvocationId: return "gl_GlobalInvocationID";
-    case spv::BuiltIn::WorkgroupId: return "gl_WorkGroupID";
-    case spv::BuiltIn::NumWorkgroups: return "gl_NumWorkGroups";
-    case spv::BuiltIn::WorkgroupSize: return "gl_WorkGroupSize";
-    case spv::BuiltIn::SubgroupLocalInvocationId: return "gl_SubgroupInvocationID";
-    case spv::BuiltIn::SubgroupId: return "gl_SubgroupID";
-    case spv::BuiltIn::SubgroupSize: return "gl_SubgroupSize";
-    case spv::BuiltIn::NumSubgroups: return "gl_NumSubgroups";
-    case spv::BuiltIn::SubgroupEqMask: return "gl_SubgroupEqMask";
-    case spv::BuiltIn::SubgroupGeMask: return "gl_SubgroupGeMask";
-    case spv::BuiltIn::SubgroupGtMask: return "gl_SubgroupGtMask";
-    case spv::BuiltIn::SubgroupLeMask: return "gl_SubgroupLeMask";
-    case spv::BuiltIn::SubgroupLtMask: return "gl_SubgroupLtMask";
-    default: return "a per-invocation built-in";
-  }
-}
-
 Uniformity::Uniformity(const Module& module, const ir::Function& function, UniformityScope scope)
     : module_(module), function_(function), scope_(scope), blocks_(function.blocks.size(), nullptr) {
   find_loops();

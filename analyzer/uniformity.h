@@ -181,7 +181,5 @@ class Uniformity {
 bool is_workgroup_uniform(spv::BuiltIn builtin);
 // Whether a built-in holds the same value for every invocation of a subgroup.
 bool is_subgroup_uniform(spv::BuiltIn builtin);
-// The GLSL name of a built-in, e.g. "gl_LocalInvocationID".
-const char* glsl_name(spv::BuiltIn builtin);
 
 }  // namespace klint

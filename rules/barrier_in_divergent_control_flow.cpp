@@ -1,6 +1,7 @@
 #include <deque>
 #include <filesystem>
 
+#include "analyzer/builtin_names.h"
 #include "analyzer/barriers.h"
 #include "analyzer/loops.h"
 #include "analyzer/pointers.h"
@@ -118,7 +119,7 @@ const ir::Instruction* written_load(const Module& module, const Uniformity& unif
 }
 
 std::string source_name(const Module& module, const Uniformity& uniformity, uint32_t condition) {
-  if (auto builtin = uniformity.source_builtin(condition)) return glsl_name(*builtin);
+  if (auto builtin = uniformity.source_builtin(condition)) return builtin_name(module, *builtin);
   if (written_load(module, uniformity, condition)) return "a value loaded from buffer memory that the shader writes";
   return "a value that differs between invocations";
 }
@@ -178,7 +179,7 @@ std::string branch_note(const ir::Function& function, const Cfg& cfg, uint32_t b
 std::string source_note(const Module& module, const Uniformity& uniformity, const ir::Instruction& source) {
   const Divergence* why = uniformity.value(source.result_id());
   if (why && why->kind == Divergence::Kind::BuiltIn) {
-    return fmt::format("{} differs between the invocations of a workgroup", glsl_name(*why->builtin));
+    return fmt::format("{} differs between the invocations of a workgroup", builtin_name(module, *why->builtin));
   }
   if (why && why->kind == Divergence::Kind::Atomic) return "the result of an atomic differs between invocations";
   if (why && why->kind == Divergence::Kind::Subgroup) {
@@ -227,7 +228,7 @@ class BarrierInDivergentControlFlow final : public Rule {
                                          loaded_name(module, *load), write_place(module, *load, *chain.back())));
     } else if (!chain.empty()) {
       Location origin = module.location(*chain.back());
-      if (auto builtin = uniformity.source_builtin(condition)) origin.token = glsl_name(*builtin);
+      if (auto builtin = uniformity.source_builtin(condition)) origin = builtin_origin(module, *builtin, origin);
       diagnostic.note(std::move(origin), source_note(module, uniformity, *chain.back()));
     }
     diagnostic.fix_title(

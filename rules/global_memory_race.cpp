@@ -6,6 +6,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "analyzer/builtin_names.h"
 #include "analyzer/accesses.h"
 #include "analyzer/barrier_intervals.h"
 #include "analyzer/symbolic.h"
@@ -309,12 +310,13 @@ class GlobalMemoryRace final : public Rule {
                                             [&](const Shared& a, const Shared& b) { return line_of(a) < line_of(b); });
     const std::array<uint64_t, 3>& size = values.workgroup_size();
     const char* axis = kAxis[first.axis];
+    const std::string local = builtin_component(module, spv::BuiltIn::LocalInvocationId, first.axis);
     const StoreText text = store_text(module, values, *first.store);
     std::string message = fmt::format(
         "data race on '{}': the {} invocations along {} of a {}x{}x{} workgroup all write one element, {}, "
-        "which does not depend on gl_LocalInvocationID.{}",
+        "which does not depend on {}",
         text.buffer, size[first.axis], axis, size[0], size[1], size[2],
-        text.index.empty() ? "at byte offset " + values.describe(*first.store->offset) : "at index " + text.index, axis);
+        text.index.empty() ? "at byte offset " + values.describe(*first.store->offset) : "at index " + text.index, local);
     auto builder = report.at(*first.store->instruction, message);
     if (first.read) {
       builder.note(*first.read->instruction,
@@ -322,7 +324,7 @@ class GlobalMemoryRace final : public Rule {
     }
     if (first.values_differ) {
       builder.note(*first.store->instruction,
-                   fmt::format("the value written depends on gl_LocalInvocationID.{}: the last writer wins", axis));
+                   fmt::format("the value written depends on {}: the last writer wins", local));
     }
     std::vector<uint32_t> lines;
     for (const Shared& other : stores) {
@@ -334,8 +336,8 @@ class GlobalMemoryRace final : public Rule {
       lines.push_back(line);
       builder.note(*other.store->instruction, fmt::format("the same invocations write '{}' here too", text.buffer));
     }
-    builder.fix_title(fmt::format("index by gl_GlobalInvocationID.{} too, or make the workgroup 1 invocation along {}",
-                                  axis, axis));
+    builder.fix_title(fmt::format("index by {} too, or make the workgroup 1 invocation along {}",
+                                  builtin_component(module, spv::BuiltIn::GlobalInvocationId, first.axis), axis));
   }
 };
 

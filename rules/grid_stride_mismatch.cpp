@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "analyzer/builtin_names.h"
 #include "analyzer/loops.h"
 #include "analyzer/pointers.h"
 #include "analyzer/ssa.h"
@@ -361,30 +362,11 @@ bool bounded_per_workgroup(const Module& module, const ir::Function& function, c
   return false;
 }
 
-// The names a finding gives the built-ins, in the language of the source.
-struct Spelling {
-  bool hlsl;
-  std::string global(int dim) const {
-    return fmt::format("{}.{}", hlsl ? "SV_DispatchThreadID" : "gl_GlobalInvocationID", kAxis[dim]);
-  }
-  std::string local(int dim) const {
-    return fmt::format("{}.{}", hlsl ? "SV_GroupThreadID" : "gl_LocalInvocationID", kAxis[dim]);
-  }
-  // The built-in without its component, e.g. "gl_LocalInvocationID".
-  const char* variable(spv::BuiltIn builtin) const {
-    switch (builtin) {
-      case spv::BuiltIn::GlobalInvocationId: return hlsl ? "SV_DispatchThreadID" : "gl_GlobalInvocationID";
-      case spv::BuiltIn::LocalInvocationId: return hlsl ? "SV_GroupThreadID" : "gl_LocalInvocationID";
-      case spv::BuiltIn::LocalInvocationIndex: return hlsl ? "SV_GroupIndex" : "gl_LocalInvocationIndex";
-      case spv::BuiltIn::WorkgroupId: return hlsl ? "SV_GroupID" : "gl_WorkGroupID";
-      default: return "gl_NumWorkGroups";
-    }
-  }
-  std::string name(const Read& read) const {
-    if (read.builtin == spv::BuiltIn::LocalInvocationIndex) return variable(read.builtin);
-    return fmt::format("{}.{}", variable(read.builtin), kAxis[read.dim]);
-  }
-};
+// A read's built-in as the source spells it: "gl_LocalInvocationID.x", "SV_GroupIndex".
+std::string read_name(const Module& module, const Read& read) {
+  if (read.builtin == spv::BuiltIn::LocalInvocationIndex) return builtin_name(module, read.builtin);
+  return builtin_component(module, read.builtin, static_cast<uint32_t>(read.dim));
+}
 
 struct Mismatch {
   const Loop* loop;
@@ -440,13 +422,15 @@ class GridStrideMismatch final : public Rule {
 
   static void report_mismatch(const Module& module, const Evaluator& evaluator, const Mismatch& mismatch,
                               Reporter& report) {
-    Spelling spelling{module.is_hlsl()};
+    const bool hlsl = module.is_hlsl();
+    auto local = builtin_component(module, spv::BuiltIn::LocalInvocationId, static_cast<uint32_t>(mismatch.dim));
+    auto global = builtin_component(module, spv::BuiltIn::GlobalInvocationId, static_cast<uint32_t>(mismatch.dim));
     uint64_t size = evaluator.size_value(mismatch.dim);
     const char* axis = kAxis[mismatch.dim];
     std::string start;
     for (size_t i = 0; i < mismatch.start_reads.size(); ++i) {
       const Read& read = mismatch.start_reads[i];
-      start += (i ? " + " : "") + spelling.name(read);
+      start += (i ? " + " : "") + read_name(module, read);
       if (read.builtin == spv::BuiltIn::WorkgroupId) start += fmt::format(" * {}", size);
     }
     std::string counter = counter_name(module, *mismatch.variable);
@@ -463,17 +447,14 @@ class GridStrideMismatch final : public Rule {
                               "workgroups overlap and redo each other's elements",
                               loop, size)
                 : fmt::format("{} starts at the local invocation id but steps by the whole dispatch "
-                              "(gl_NumWorkGroups.{} * {}), so every workgroup does the same elements and skips the rest",
-                              loop, axis, size));
+                              "({} * {}), so every workgroup does the same elements and skips the rest",
+                              loop, builtin_component(module, spv::BuiltIn::NumWorkgroups, static_cast<uint32_t>(mismatch.dim)), size));
     // The loop's instructions are what a run's evidence joins (runner/confirm.cpp).
     diagnostic.about(*mismatch.loop->merge).about(*module.def(mismatch.variable->update));
     if (!mismatch.start_reads.empty()) {
       diagnostic.about(*mismatch.start_reads.front().load);
-      const char* builtin = spelling.variable(mismatch.start_reads.front().builtin);
-      Location read = module.nearest_location(*mismatch.start_reads.front().load);
-      // HLSL reads the built-ins where the entry point's parameters take them.
-      if (spelling.hlsl) read = module.source_line(builtin).value_or(read);
-      read.token = builtin;
+      Location read = builtin_origin(module, mismatch.start_reads.front().builtin,
+                                     module.nearest_location(*mismatch.start_reads.front().load));
       diagnostic.note(std::move(read),
                       overlap ? fmt::format("the loop starts at {}, the invocation's index in the whole dispatch", start)
                               : fmt::format("the loop starts at {}, which repeats in every workgroup", start));
@@ -483,13 +464,13 @@ class GridStrideMismatch final : public Rule {
           .note(std::move(step), fmt::format("each iteration adds {}, the invocations of one workgroup along {}: the "
                                              "next workgroup's invocations start where this one's go next",
                                              size, axis))
-          .fix_title(spelling.hlsl
+          .fix_title(hlsl
                          ? fmt::format("step by the number of threads in the dispatch along {}, or start at {} "
                                        "when one group covers the range",
-                                       axis, spelling.local(mismatch.dim))
+                                       axis, local)
                          : fmt::format("step by gl_NumWorkGroups.{0} * gl_WorkGroupSize.{0}, or start at {1} when "
                                        "one workgroup covers the range",
-                                       axis, spelling.local(mismatch.dim)));
+                                       axis, local));
       return;
     }
     diagnostic
@@ -497,7 +478,7 @@ class GridStrideMismatch final : public Rule {
                                            "elements from {} up to that step are never visited",
                                            axis, size))
         .fix_title(fmt::format("start at {}, or step by gl_WorkGroupSize.{} when each workgroup covers the range",
-                               spelling.global(mismatch.dim), axis));
+                               global, axis));
   }
 };
 

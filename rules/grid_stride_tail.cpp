@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/builtin_names.h"
 #include "analyzer/cfg.h"
 #include "analyzer/loops.h"
 #include "analyzer/symbolic.h"
@@ -141,8 +142,8 @@ struct TailAccess {
 // `i + gl_LocalInvocationID.x + 1`, in the language of the source.
 std::string index_text(const Module& module, const Induction& variable, uint32_t axis, int64_t offset) {
   std::string counter = counter_name(module, variable);
-  std::string text = fmt::format("{} + {}.{}", counter.empty() ? "the counter" : counter,
-                                 module.is_hlsl() ? "SV_GroupThreadID" : "gl_LocalInvocationID", "xyz"[axis]);
+  std::string text = fmt::format("{} + {}", counter.empty() ? "the counter" : counter,
+                                 builtin_component(module, spv::BuiltIn::LocalInvocationId, axis));
   if (offset != 0) text += fmt::format(" {} {}", offset < 0 ? '-' : '+', offset < 0 ? -offset : offset);
   return text;
 }

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "analyzer/builtin_names.h"
 #include "analyzer/loops.h"
 #include "analyzer/pointers.h"
 #include "analyzer/source_names.h"
@@ -677,7 +678,7 @@ class PrivateArraySpill final : public Rule {
         if (function) {
           if (auto builtin = module.uniformity(*function).source_builtin(access.index)) {
             return fmt::format("indexed here with a value computed from {}, known only at run time",
-                               glsl_name(*builtin));
+                               builtin_name(module, *builtin));
           }
         }
         return "indexed here with a value known only at run time";

@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "analyzer/builtin_names.h"
 #include "analyzer/barrier_intervals.h"
 #include "analyzer/collision.h"
 #include "analyzer/workgroup_memory.h"
@@ -244,7 +245,8 @@ class SharedMemoryRace final : public Rule {
                                                    iteration_text(module, collision)));
     }
     note_assumed(module, builder, collision, first, second);
-    builder.fix_title("separate the accesses with barrier(), or give each invocation its own element");
+    builder.fix_title(fmt::format("separate the accesses with {}, or give each invocation its own element",
+                                  workgroup_barrier(module)));
   }
 };
 

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "analyzer/builtin_names.h"
 #include "analyzer/ir/opcodes.h"
 #include "analyzer/ssa.h"
 #include "rules/rule.h"
@@ -157,11 +158,10 @@ std::string describe(const Count& count) {
 }
 
 std::string invocation_text(const Module& module, const InvocationId& id) {
-  bool hlsl = module.is_hlsl();
   switch (id.source.builtin) {
-    case spv::BuiltIn::LocalInvocationIndex: return hlsl ? "SV_GroupIndex" : "gl_LocalInvocationIndex";
+    case spv::BuiltIn::LocalInvocationIndex: return builtin_name(module, id.source.builtin);
     case spv::BuiltIn::LocalInvocationId:
-      return fmt::format("{}.{}", hlsl ? "SV_GroupThreadID" : "gl_LocalInvocationID", "xyz"[id.source.component]);
+      return builtin_component(module, id.source.builtin, static_cast<uint32_t>(id.source.component));
     default: return "an invocation id";
   }
 }
@@ -181,7 +181,7 @@ std::optional<SubgroupIndex> subgroup_index(const Module& module, uint32_t id, c
   id = copied_value(module, id);
   auto builtin = loaded_builtin(module, id);
   if (builtin && builtin->builtin == spv::BuiltIn::SubgroupId) {
-    return SubgroupIndex{workgroup.invocations, 0, subgroup_builtin_name(module, spv::BuiltIn::SubgroupId)};
+    return SubgroupIndex{workgroup.invocations, 0, builtin_name(module, spv::BuiltIn::SubgroupId)};
   }
   const ir::Instruction* definition = module.def(id);
   if (definition && (definition->opcode() == Op::OpUDiv || definition->opcode() == Op::OpSDiv)) {
@@ -190,7 +190,7 @@ std::optional<SubgroupIndex> subgroup_index(const Module& module, uint32_t id, c
     if (divisor && divisor->builtin == spv::BuiltIn::SubgroupSize && invocation) {
       if (auto range = invocation_range(*invocation, workgroup)) {
         return SubgroupIndex{*range, 0, fmt::format("{} / {}", invocation_text(module, *invocation),
-                                                    subgroup_builtin_name(module, spv::BuiltIn::SubgroupSize))};
+                                                    builtin_name(module, spv::BuiltIn::SubgroupSize))};
       }
     }
   }
@@ -529,7 +529,12 @@ class SubgroupCountAssumed final : public Rule {
                                   "xyz"[i], *workgroup.size[i].spec_id, workgroup.size[i].value));
     }
     diagnostic.fix_title(fmt::format("give '{}' {} elements, one per subgroup of the narrowest width{}", name,
-                                     needed, index.literal_width ? "" : ", and count them with gl_NumSubgroups"));
+                                     needed,
+                                     index.literal_width ? ""
+                                     : module.is_hlsl()
+                                         ? ", and count the waves as (invocations + WaveGetLaneCount() - 1) / "
+                                           "WaveGetLaneCount()"
+                                         : ", and count them with gl_NumSubgroups"));
   }
 };
 

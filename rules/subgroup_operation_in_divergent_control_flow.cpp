@@ -4,6 +4,7 @@
 #include <memory>
 #include <set>
 
+#include "analyzer/builtin_names.h"
 #include "analyzer/ir/opcodes.h"
 #include "analyzer/lane_groups.h"
 #include "analyzer/loops.h"
@@ -449,7 +450,7 @@ uint32_t widest_subgroup(const std::vector<const Target*>& targets) {
 }
 
 std::string source_name(const Module& module, const Uniformity& uniformity, uint32_t condition) {
-  if (auto builtin = uniformity.source_builtin(condition)) return glsl_name(*builtin);
+  if (auto builtin = uniformity.source_builtin(condition)) return builtin_name(module, *builtin);
   auto chain = uniformity.chain(condition);
   if (!chain.empty()) {
     const ir::Instruction& source = *chain.back();
@@ -482,7 +483,7 @@ std::string branch_note(const ir::Function& function, const Cfg& cfg, uint32_t b
 std::string source_note(const Module& module, const Uniformity& uniformity, const ir::Instruction& source) {
   const Divergence* why = uniformity.value(source.result_id());
   if (why && why->kind == Divergence::Kind::BuiltIn) {
-    return fmt::format("{} differs between the invocations of a subgroup", glsl_name(*why->builtin));
+    return fmt::format("{} differs between the invocations of a subgroup", builtin_name(module, *why->builtin));
   }
   if (why && why->kind == Divergence::Kind::Atomic) return "the result of an atomic differs between invocations";
   if (why && why->kind == Divergence::Kind::Subgroup) {
@@ -606,7 +607,7 @@ class SubgroupOperationInDivergentControlFlow final : public Rule {
     auto chain = uniformity.chain(condition);
     if (!chain.empty()) {
       Location origin = module.location(*chain.back());
-      if (auto builtin = uniformity.source_builtin(condition)) origin.token = glsl_name(*builtin);
+      if (auto builtin = uniformity.source_builtin(condition)) origin = builtin_origin(module, *builtin, origin);
       diagnostic.note(std::move(origin), source_note(module, uniformity, *chain.back()));
     }
     if (judgement.whole_count) {
@@ -614,14 +615,16 @@ class SubgroupOperationInDivergentControlFlow final : public Rule {
                       judgement.kind.group == 0
                           ? fmt::format("the result meets {} here, which counts every lane of the subgroup, active "
                                         "or not",
-                                        module.is_hlsl() ? "WaveGetLaneCount()" : "gl_SubgroupSize")
+                                        builtin_name(module, spv::BuiltIn::SubgroupSize))
                           : fmt::format("the result meets the cluster size {} here, which counts every lane of the "
                                         "cluster, active or not",
                                         judgement.size));
     }
-    diagnostic.fix_title(
-        "branch on a value the whole subgroup agrees on (gl_SubgroupID, a subgroup vote), or run the operation where "
-        "every invocation of the subgroup reaches it and give the idle ones a neutral value");
+    diagnostic.fix_title(fmt::format("branch on a value the whole subgroup agrees on ({}), or run the operation where "
+                                     "every invocation of the subgroup reaches it and give the idle ones a neutral "
+                                     "value",
+                                     module.is_hlsl() ? "a wave vote such as WaveActiveAnyTrue()"
+                                                      : "gl_SubgroupID, a subgroup vote"));
   }
 
   static void note_straddling_targets(const Module& module, const RuleOptions& options,

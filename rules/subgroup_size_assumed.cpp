@@ -3,6 +3,7 @@
 #include <set>
 #include <tuple>
 
+#include "analyzer/builtin_names.h"
 #include "analyzer/ir/opcodes.h"
 #include "analyzer/accesses.h"
 #include "analyzer/symbolic.h"
@@ -132,11 +133,11 @@ void main() {
 using spv::Op;
 
 std::string invocation_name(const Module& module, const InvocationId& id) {
-  const char* name = "an invocation id";
+  std::string name = "an invocation id";
   switch (id.source.builtin) {
-    case spv::BuiltIn::LocalInvocationId: name = module.is_hlsl() ? "SV_GroupThreadID" : "gl_LocalInvocationID"; break;
-    case spv::BuiltIn::LocalInvocationIndex: name = module.is_hlsl() ? "SV_GroupIndex" : "gl_LocalInvocationIndex"; break;
-    case spv::BuiltIn::GlobalInvocationId: name = module.is_hlsl() ? "SV_DispatchThreadID" : "gl_GlobalInvocationID"; break;
+    case spv::BuiltIn::LocalInvocationId:
+    case spv::BuiltIn::LocalInvocationIndex:
+    case spv::BuiltIn::GlobalInvocationId: name = builtin_name(module, id.source.builtin); break;
     default: break;
   }
   if (!id.direct) return fmt::format("an index computed from {}", name);
@@ -208,7 +209,7 @@ std::optional<BuiltinLiteral> builtin_literal(const Module& module, const ir::In
     auto builtin = loaded_builtin(module, instruction.word(2 + side));
     auto literal = literal_value(module, instruction.word(3 - side));
     if (!builtin || !literal) continue;
-    std::string name = subgroup_builtin_name(module, builtin->builtin);
+    std::string name = builtin_name(module, builtin->builtin);
     if (compares && builtin->builtin == spv::BuiltIn::SubgroupLocalInvocationId && (*literal == 31 || *literal == 63)) {
       return BuiltinLiteral{&instruction, fmt::format("{} {} {} (the last lane)", name,
                                                       op == Op::OpIEqual ? "==" : "!=", *literal),
@@ -495,8 +496,8 @@ class SubgroupSizeAssumed final : public Rule {
     auto describe = [](const WidthRange& r) {
       return r.min == r.max ? fmt::format("{} wide", r.min) : fmt::format("{} to {} wide, chosen per shader", r.min, r.max);
     };
-    std::string size = subgroup_builtin_name(module, spv::BuiltIn::SubgroupSize);
-    std::string lane = subgroup_builtin_name(module, spv::BuiltIn::SubgroupLocalInvocationId);
+    std::string size = builtin_name(module, spv::BuiltIn::SubgroupSize);
+    std::string lane = builtin_name(module, spv::BuiltIn::SubgroupLocalInvocationId);
     if ((op == Op::OpShiftRightLogical || op == Op::OpUDiv) && instruction.operands().size() == 4 &&
         builtin_is(instruction.word(2), spv::BuiltIn::SubgroupSize)) {
       const uint64_t literal = op == Op::OpShiftRightLogical ? 5 : 32;
@@ -582,7 +583,7 @@ class SubgroupSizeAssumed final : public Rule {
     Location at = at_literal(module, instruction, found->literal);
     if (!once.first_time(at, found->what)) return;
     bool last_lane = instruction.opcode() == Op::OpIEqual || instruction.opcode() == Op::OpINotEqual;
-    std::string size = subgroup_builtin_name(module, spv::BuiltIn::SubgroupSize);
+    std::string size = builtin_name(module, spv::BuiltIn::SubgroupSize);
     report.at(std::move(at), message(found->what, found->width, failures))
         .about(instruction)
         .fix_title(last_lane ? fmt::format("compare with {} - 1", size) : fmt::format("multiply by {}", size));

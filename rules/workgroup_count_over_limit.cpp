@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/builtin_names.h"
 #include "analyzer/accesses.h"
 #include "analyzer/loops.h"
 #include "analyzer/pointers.h"
@@ -501,15 +502,13 @@ class WorkgroupCountOverLimit final : public Rule {
     const char* a = kAxis[axis];
     const ir::Instruction* read = id_read(module, found.index, axis);
     const bool global = read && is_global_id(module, *read);
-    std::string builtin = global ? (hlsl ? "SV_DispatchThreadID" : "gl_GlobalInvocationID")
-                                 : (hlsl ? "SV_GroupID" : "gl_WorkGroupID");
+    std::string builtin =
+        builtin_name(module, global ? spv::BuiltIn::GlobalInvocationId : spv::BuiltIn::WorkgroupId);
     std::string id = global ? fmt::format("{}.{} with {} = 1", builtin, a,
                                           hlsl ? fmt::format("numthreads {}", a) : fmt::format("local_size_{}", a))
                             : fmt::format("{}.{}", builtin, a);
-    Location at = read ? module.nearest_location(*read) : module.nearest_location(*found.site);
-    // HLSL reads the built-ins where the entry point's parameters take them.
-    if (hlsl) at = module.source_line(builtin).value_or(at);
-    at.token = builtin;
+    Location at = builtin_origin(module, global ? spv::BuiltIn::GlobalInvocationId : spv::BuiltIn::WorkgroupId,
+                                 read ? module.nearest_location(*read) : module.nearest_location(*found.site));
 
     std::string what;
     if (found.compared) {

@@ -8,14 +8,6 @@ namespace klint {
 
 using spv::Op;
 
-std::string subgroup_builtin_name(const Module& module, spv::BuiltIn builtin) {
-  if (module.is_hlsl()) {
-    if (builtin == spv::BuiltIn::SubgroupSize) return "WaveGetLaneCount()";
-    if (builtin == spv::BuiltIn::SubgroupLocalInvocationId) return "WaveGetLaneIndex()";
-  }
-  return glsl_name(builtin);
-}
-
 std::vector<WidthLiteral> width_literals(const Module& module) {
   std::vector<WidthLiteral> out;
   auto is_width = [](uint64_t value) { return value == 32 || value == 64; };

@@ -1,7 +1,7 @@
 // What subgroup-size-assumed and subgroup-count-assumed share beyond the
 // analyzer's subgroup facts (analyzer/subgroup_facts.h): where an invocation id
-// is divided by a literal subgroup width, and how messages spell subgroup
-// built-ins. The widths a target runs are validate/targets.h's run_widths.
+// is divided by a literal subgroup width. The widths a target runs are
+// validate/targets.h's run_widths.
 #pragma once
 
 #include <cstdint>
@@ -15,9 +15,6 @@
 #include "validate/targets.h"
 
 namespace klint {
-
-// The GLSL or HLSL spelling of a subgroup built-in, for messages.
-std::string subgroup_builtin_name(const Module& module, spv::BuiltIn builtin);
 
 // An invocation id taken modulo or divided by a literal subgroup width:
 // `% 32`, `& 31`, `/ 32`, `>> 5`, and 64 likewise.
