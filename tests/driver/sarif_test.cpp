@@ -454,5 +454,25 @@ TEST_F(SarifCli, MessagesKeepTheirFirstLetter) {
       << result.dump(2);
 }
 
+// The links a log carries lead somewhere: a build from a checkout links each
+// rule to its page in the checkout, which exists where the build runs. (A
+// published build links to where it serves its docs, which a test cannot reach.)
+TEST_F(SarifCli, LinksOfALocalBuildNameFilesThatExist) {
+  if (!std::string_view(KLINT_DOCS_URL).starts_with("file://")) GTEST_SKIP() << "docs published at " << KLINT_DOCS_URL;
+  KlintRun run = run_klint({"--format", "sarif", "race.comp"}, path().string());
+  ASSERT_EQ(run.exit_code, 1) << run.err;
+  const json document = json::parse(run.out);
+  const json& driver = document["runs"][0]["tool"]["driver"];
+  std::vector<std::string> uris{driver["informationUri"].get<std::string>()};
+  for (const json& rule : driver["rules"]) uris.push_back(rule["helpUri"].get<std::string>());
+  ASSERT_GE(uris.size(), 20u);
+  for (const std::string& uri : uris) {
+    ASSERT_TRUE(uri.starts_with("file://")) << uri;
+    std::string file = uri.substr(7);
+    for (size_t at = file.find("%20"); at != std::string::npos; at = file.find("%20", at + 1)) file.replace(at, 3, " ");
+    EXPECT_TRUE(fs::is_regular_file(file)) << uri;
+  }
+}
+
 }  // namespace
 }  // namespace klint::testing

@@ -1,0 +1,1 @@
+// Included by nothing: -I include must name a folder that exists.
