@@ -266,6 +266,7 @@ std::optional<FileSettings> ConfigResolver::settings_for(const std::string& file
   }
   const ConfigFile& config = *loaded->config;
   settings.config_path = config.path;
+  settings.notes = config.notes;
   apply(config.settings, settings);
   std::string relative = absolute.lexically_relative(config.dir).generic_string();
   for (const ConfigOverride& override : config.overrides) {

@@ -30,6 +30,9 @@ struct Variant {
 // defaults (and the command line) in charge.
 struct FileSettings {
   std::string config_path;                             // the klint.toml applied; "" when none
+  // The configuration's notes (ConfigFile::notes); they change no lint
+  // result, so key() leaves them out.
+  std::vector<std::string> notes;
   std::optional<std::vector<const RuleInfo*>> select;  // nullopt: every rule
   std::vector<const RuleInfo*> ignore;
   std::map<const RuleInfo*, Severity, RuleIdLess> severity;  // replaces the rule's severity
@@ -43,7 +46,7 @@ struct FileSettings {
   // empty: once, as it is.
   std::vector<Variant> variants;
 
-  // Every setting that changes a lint result (all but config_path), in a
+  // Every setting that changes a lint result (all but where they come from), in a
   // canonical text: equal keys mean equal results.
   std::string key() const;
 };

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <iostream>
+#include <set>
 #include <sstream>
 #include <string_view>
 
@@ -109,8 +110,17 @@ std::vector<std::string> glslc_spellings(int argc, char** argv) {
   return args;
 }
 
+// A note on standard error, as `klint: note: --ignore: rule 'a' is now 'b'; ...`;
+// `about` "" when the note names its place itself.
+void print_note(std::string_view about, const std::string& note, ColorMode color) {
+  TextStyle style{use_color(color, STDERR_FILENO)};
+  InputMessage message{std::string(about), note, false};
+  message.reason_names_path = about.empty();
+  print_input_message(std::cerr, message, style);
+}
+
 bool resolve_rules(const std::vector<std::string>& ids, const char* option, std::vector<const RuleInfo*>& out,
-                   std::string* error) {
+                   ColorMode color, std::string* error) {
   for (const std::string& id : ids) {
     const RuleInfo* rule = RuleRegistry::find(id);
     if (!rule) {
@@ -119,6 +129,7 @@ bool resolve_rules(const std::vector<std::string>& ids, const char* option, std:
                            suggestion.empty() ? " (klint --list-rules lists them)" : suggestion);
       return false;
     }
+    if (std::string note = renamed_rule_note(id); !note.empty()) print_note(option, note, color);
     out.push_back(rule);
   }
   return true;
@@ -228,8 +239,8 @@ int print_devices(std::ostream& out) {
 std::optional<CommandLineSettings> command_line_settings(const Arguments& args, std::string* error) {
   CommandLineSettings settings;
   std::vector<const RuleInfo*> select;
-  if (!resolve_rules(args.select, "--select", select, error) ||
-      !resolve_rules(args.ignore, "--ignore", settings.ignore, error)) {
+  if (!resolve_rules(args.select, "--select", select, args.color, error) ||
+      !resolve_rules(args.ignore, "--ignore", settings.ignore, args.color, error)) {
     return std::nullopt;
   }
   if (!args.select.empty()) settings.select = std::move(select);
@@ -265,10 +276,14 @@ std::vector<const RuleInfo*> rules_that_ran(const std::vector<Job>& jobs, const 
 
 int show_config(const Arguments& args) {
   ConfigResolver configs(args.config.empty() ? std::nullopt : std::optional(args.config));
+  std::set<std::string> shown_notes;
   for (const std::string& path : args.paths) {
     std::string error;
     std::optional<FileSettings> settings = configs.settings_for(path, &error);
     if (!settings) return usage_error(error);
+    for (const std::string& note : settings->notes) {
+      if (shown_notes.insert(note).second) print_note("", note, args.color);
+    }
     print_effective_config(std::cout, path, *settings);
   }
   return kExitClean;
@@ -286,6 +301,7 @@ int run(const Arguments& args) {
       return usage_error(fmt::format("--explain: unknown rule '{}'{}", args.explain,
                                      suggestion.empty() ? " (klint --list-rules lists them)" : suggestion));
     }
+    if (std::string note = renamed_rule_note(args.explain); !note.empty()) print_note("--explain", note, args.color);
     std::cout << rule_markdown(*rule);
     return kExitClean;
   }

@@ -56,7 +56,8 @@ std::vector<Suppression> parse_suppressions(const std::string& file, std::string
 }
 
 std::vector<SuppressedDiagnostic> apply_suppressions(std::vector<Finding>& diagnostics, const std::string& main_file,
-                                                     SourceCache& sources, const RuleSelection& selection) {
+                                                     SourceCache& sources, const RuleSelection& selection,
+                                                     std::vector<InputMessage>* notes) {
   std::vector<SuppressedDiagnostic> silenced_diagnostics;
   std::set<std::string> files{main_file};
   for (const Diagnostic& diagnostic : diagnostics) files.insert(diagnostic.location.file);
@@ -72,8 +73,16 @@ std::vector<SuppressedDiagnostic> apply_suppressions(std::vector<Finding>& diagn
   std::vector<std::vector<const RuleInfo*>> named(suppressions.size());
   std::vector<std::vector<bool>> used(suppressions.size());
   for (size_t i = 0; i < suppressions.size(); ++i) {
-    for (const std::string& id : suppressions[i].rules) named[i].push_back(RuleRegistry::find(id));
-    used[i].assign(suppressions[i].rules.size(), false);
+    const Suppression& s = suppressions[i];
+    for (const std::string& id : s.rules) {
+      named[i].push_back(RuleRegistry::find(id));
+      // Said once per comment, where unused suppressions are reported: in the file linted.
+      std::string note = renamed_rule_note(id);
+      if (notes && !note.empty() && s.file == main_file) {
+        notes->push_back(InputMessage{s.file, std::move(note), false, s.line, 0, true});
+      }
+    }
+    used[i].assign(s.rules.size(), false);
   }
   std::erase_if(diagnostics, [&](const Finding& diagnostic) {
     const Suppression* silenced = nullptr;

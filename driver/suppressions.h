@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analyzer/source.h"
+#include "driver/discover.h"
 #include "driver/finding.h"
 #include "rules/rule.h"
 
@@ -37,9 +38,11 @@ struct SuppressedDiagnostic {
 // Moves the diagnostics that suppressions in their files silence out of
 // `diagnostics` (returning them, in order), and adds an unused-suppression
 // finding for each suppression of `main_file` that silences nothing among the
-// rules `selection` runs.
+// rules `selection` runs. A suppression of `main_file` that names a rule by
+// the id it had before a rename adds a note saying the new one to `notes`.
 std::vector<SuppressedDiagnostic> apply_suppressions(std::vector<Finding>& diagnostics, const std::string& main_file,
-                                                     SourceCache& sources, const RuleSelection& selection);
+                                                     SourceCache& sources, const RuleSelection& selection,
+                                                     std::vector<InputMessage>* notes = nullptr);
 
 
 }  // namespace klint
