@@ -2,8 +2,11 @@
 //   x = tile[i + 1];  // klint-ignore: shared-memory-race -- the barrier is in the caller
 //   // klint-ignore-next-line: redundant-barrier, manual-subgroup-reduction -- reason
 //   // klint-ignore-file: uncoalesced-global-access -- rows are tiny here
+//   x = tile[i + 1]; /* klint-ignore: shared-memory-race -- reason */ y = 0;
 // A suppression names one or more rule ids; the reason after `--` is for the
-// reader. One that silences nothing is reported as unused-suppression.
+// reader. A block comment is read as the line comment of the same words: it
+// must start with klint-ignore, and silences the line it opens on (the next
+// line, the file). One that silences nothing is reported as unused-suppression.
 #pragma once
 
 #include <string>
@@ -25,7 +28,7 @@ struct Suppression {
   std::string reason;
 };
 
-// The suppressions in a file's text (`//` comments, GLSL and HLSL alike).
+// The suppressions in a file's text (`//` and `/* */` comments, GLSL and HLSL alike).
 std::vector<Suppression> parse_suppressions(const std::string& file, std::string_view text);
 
 // A finding that a suppression silenced; SARIF reports these with
