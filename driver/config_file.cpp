@@ -347,6 +347,7 @@ class Reader {
 
   bool read_override(const toml::table& table, ConfigFile& config) {
     ConfigOverride override;
+    override.line = table.source().begin.line;
     if (!read_globs(table, "[[overrides]]", override.files)) return false;
     for (const auto& [key, value] : in_file_order(table)) {
       if (*key != "files" && !read_layer_key(*key, *value, override.settings, "[[overrides]]")) return false;

@@ -43,6 +43,7 @@ struct ConfigLayer {
 struct ConfigOverride {
   std::vector<Glob> files;
   ConfigLayer settings;
+  uint32_t line = 0;  // of its [[overrides]] header, for --show-config
 };
 
 struct ConfigVariant {

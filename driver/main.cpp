@@ -608,7 +608,7 @@ int main(int argc, char** argv) {
   auto* configuration = "Configuration";
   app.add_option("--config", args.config, "Use this klint.toml for every file instead of each file's nearest one")
       ->type_name("FILE")->group(configuration);
-  app.add_flag("--show-config", args.show_config, "Print the settings that apply to each file given, and exit")
+  app.add_flag("--show-config", args.show_config, "Print the settings that apply to each file given, and the [[overrides]] that matched it, and exit")
       ->group(configuration);
   app.add_option("--commands", args.commands,
                  "Lint the shaders of a build's compile commands: glslc/glslangValidator lines, or compile_commands.json")
