@@ -27,6 +27,7 @@
 #include "driver/output/atomic_file.h"
 #include "driver/output/github.h"
 #include "driver/output/json.h"
+#include "driver/output/markdown_terminal.h"
 #include "driver/output/sarif.h"
 #include "driver/output/span.h"
 #include "driver/output/text.h"
@@ -302,7 +303,8 @@ int run(const Arguments& args) {
                                      suggestion.empty() ? " (klint --list-rules lists them)" : suggestion));
     }
     if (std::string note = renamed_rule_note(args.explain); !note.empty()) print_note("--explain", note, args.color);
-    std::cout << rule_markdown(*rule);
+    // docs/rules/<id>.md keeps the Markdown; a reader gets text.
+    std::cout << render_markdown(rule_markdown(*rule), use_color(args.color, STDOUT_FILENO));
     return kExitClean;
   }
   if (!args.generate_docs.empty()) {
@@ -565,7 +567,7 @@ int main(int argc, char** argv) {
                  "width the targets run")
       ->type_name("CONSTANT")->group(pipeline);
   app.add_flag("--list-rules", args.list_rules, "List every rule and exit")->group(rules);
-  app.add_option("--explain", args.explain, "Print a rule's documentation and exit")->group(rules);
+  app.add_option("--explain", args.explain, "Print a rule's documentation as text and exit")->group(rules);
   app.add_option("--generate-docs", args.generate_docs, "Write docs/rules/*.md into DIR and exit")->group("");
   auto* output = "Output";
   add_choice(app, "--fail-on", args.fail_on,
@@ -608,7 +610,8 @@ int main(int argc, char** argv) {
   auto* configuration = "Configuration";
   app.add_option("--config", args.config, "Use this klint.toml for every file instead of each file's nearest one")
       ->type_name("FILE")->group(configuration);
-  app.add_flag("--show-config", args.show_config, "Print the settings that apply to each file given, and the [[overrides]] that matched it, and exit")
+  app.add_flag("--show-config", args.show_config,
+               "Print the settings that apply to each file given, and the [[overrides]] that matched it, and exit")
       ->group(configuration);
   app.add_option("--commands", args.commands,
                  "Lint the shaders of a build's compile commands: glslc/glslangValidator lines, or compile_commands.json")
