@@ -29,6 +29,7 @@
 #include "driver/output/json.h"
 #include "driver/output/markdown_terminal.h"
 #include "driver/output/sarif.h"
+#include "driver/output/statistics.h"
 #include "driver/output/span.h"
 #include "driver/output/text.h"
 #include "driver/parallel.h"
@@ -90,6 +91,7 @@ struct Arguments {
   std::vector<std::string> extend_exclude;
   bool allow_empty = false;
   bool quiet = false;  // findings and errors only: no summary, no progress
+  bool statistics = false;  // counts per rule instead of the findings
 };
 
 int usage_error(const std::string& message) {
@@ -318,6 +320,9 @@ int run(const Arguments& args) {
   if (args.include_suppressed && args.format != OutputFormat::Sarif) {
     return usage_error("--include-suppressed applies to --format sarif only");
   }
+  if (args.statistics && args.format != OutputFormat::Text && args.format != OutputFormat::Json) {
+    return usage_error("--statistics applies to --format text and json only");
+  }
   if (!args.config.empty()) {
     ReadError read_error;
     if (!read_file(args.config, &read_error)) return usage_error(fmt::format("{}: {}", args.config, read_error.reason));
@@ -431,7 +436,7 @@ int run(const Arguments& args) {
     if (!report.diagnostics.empty()) progress.clear();
     // Writing a baseline records the findings rather than shows them.
     for (const Finding& diagnostic : report.diagnostics) {
-      if (baseline_writer) break;
+      if (baseline_writer || args.statistics) break;
       if (args.format == OutputFormat::Text) print_diagnostic(out, diagnostic, sources, out_style);
       if (args.format == OutputFormat::Github) print_github(out, diagnostic);
     }
@@ -495,7 +500,9 @@ int run(const Arguments& args) {
     // Recording today's findings is the point of the run, not a failure.
     if (exit_code == kExitFindings) exit_code = kExitClean;
   }
-  if (args.format == OutputFormat::Json) print_json(out, all, messages, linted, exit_code);
+  if (args.statistics && args.format == OutputFormat::Text) print_statistics(out, all);
+  if (args.statistics && args.format == OutputFormat::Json) print_statistics_json(out, all);
+  if (args.format == OutputFormat::Json && !args.statistics) print_json(out, all, messages, linted, exit_code);
   if (args.format == OutputFormat::Sarif) {
     std::error_code ec;
     SarifRun sarif{rules_that_ran(jobs, *command_line), all, suppressed, args.include_suppressed, messages, exit_code,
@@ -586,6 +593,9 @@ int main(int argc, char** argv) {
              "FORMAT")
       ->group(output);
   app.add_flag("-q,--quiet", args.quiet, "Print findings and errors only: no summary, no progress")->group(output);
+  app.add_flag("--statistics", args.statistics,
+               "Print how many findings each rule made (count, rule, summary) instead of the findings (text, json)")
+      ->group(output);
   app.add_option("--output", args.output, "Write the report to FILE (whole or not at all) instead of standard output")
       ->type_name("FILE")->group(output);
   app.add_flag("--include-suppressed", args.include_suppressed,
