@@ -37,6 +37,7 @@
 #include "driver/reflect_command.h"
 #include "driver/run_command.h"
 #include "driver/specialization.h"
+#include "driver/stdin_input.h"
 #include "driver/suggestions.h"
 #include "driver/variants.h"
 #include "rules/rule.h"
@@ -92,6 +93,7 @@ struct Arguments {
   bool allow_empty = false;
   bool quiet = false;  // findings and errors only: no summary, no progress
   bool statistics = false;  // counts per rule instead of the findings
+  std::string stdin_filename;  // --stdin-filename: lint standard input under this name
 };
 
 int usage_error(const std::string& message) {
@@ -280,7 +282,9 @@ std::vector<const RuleInfo*> rules_that_ran(const std::vector<Job>& jobs, const 
 int show_config(const Arguments& args) {
   ConfigResolver configs(args.config.empty() ? std::nullopt : std::optional(args.config));
   std::set<std::string> shown_notes;
-  for (const std::string& path : args.paths) {
+  const std::vector<std::string> paths =
+      args.stdin_filename.empty() ? args.paths : std::vector<std::string>{args.stdin_filename};
+  for (const std::string& path : paths) {
     std::string error;
     std::optional<FileSettings> settings = configs.settings_for(path, &error);
     if (!settings) return usage_error(error);
@@ -314,8 +318,11 @@ int run(const Arguments& args) {
     if (!write_rule_docs(args.generate_docs, &error)) return usage_error(error);
     return kExitClean;
   }
-  if (args.paths.empty() && args.commands.empty()) {
+  if (args.paths.empty() && args.commands.empty() && args.stdin_filename.empty()) {
     return usage_error("no input files (klint --help shows the usage)");
+  }
+  if (std::optional<std::string> error = stdin_usage_error(args.paths, args.stdin_filename, !args.commands.empty())) {
+    return usage_error(*error);
   }
   if (args.include_suppressed && args.format != OutputFormat::Sarif) {
     return usage_error("--include-suppressed applies to --format sarif only");
@@ -365,7 +372,12 @@ int run(const Arguments& args) {
     walk.extend_exclude = IgnoreList::from_patterns(args.extend_exclude, here, &error);
     if (!walk.extend_exclude) return usage_error("--extend-exclude: " + error);
   }
-  Discovery discovery = discover_inputs(args.paths, walk);
+  std::optional<StdinInput> from_stdin;
+  if (!args.stdin_filename.empty()) {
+    from_stdin = read_stdin_input(args.stdin_filename, command_line->force_compute, &error);
+    if (!from_stdin) return usage_error(error);
+  }
+  Discovery discovery = from_stdin ? Discovery{{from_stdin->file}, {}} : discover_inputs(args.paths, walk);
   Plan plan = plan_jobs(discovery.files, commands ? commands->jobs : std::vector<CompileJob>{}, *command_line, configs,
                         resolve_targets);
   const std::vector<Job>& jobs = plan.jobs;
@@ -387,6 +399,8 @@ int run(const Arguments& args) {
   for (const InputMessage& message : plan.messages) input_message(message);
 
   SourceCache sources;
+  // Excerpts, suppressions and fingerprints read standard input's text, never the disk's under its name.
+  if (from_stdin) sources.add(from_stdin->file.path, from_stdin->text);
   std::vector<Finding> all;
   std::vector<SuppressedDiagnostic> suppressed;
   size_t linted = 0;
@@ -448,7 +462,7 @@ int run(const Arguments& args) {
   };
 
   std::optional<ResultCache> cache;
-  if (!args.no_cache) {
+  if (!args.no_cache && !from_stdin) {
     if (std::optional<std::string> directory = default_cache_dir()) cache.emplace(*directory);
   }
   std::atomic<size_t> done{0};
@@ -462,7 +476,8 @@ int run(const Arguments& args) {
         std::optional<FileReport> report;
         if (text) report = cache->load(job.input.path, *text, job.cache_key, sources);
         if (!report) {
-          report = lint_file(job.input, job.options, sources);
+          report = from_stdin ? lint_text(job.input, from_stdin->text, job.options, sources)
+                              : lint_file(job.input, job.options, sources);
           if (text) cache->store(job.input.path, *text, job.cache_key, *report, sources);
         }
         // After the cache: a cached result is confirmed afresh.
@@ -542,7 +557,11 @@ int main(int argc, char** argv) {
   Arguments args;
   CLI::App app{"klint: find the pitfalls of Vulkan compute shaders (GLSL, HLSL, SPIR-V) before they run", "klint"};
   app.set_version_flag("--version", "klint " KLINT_VERSION);
-  app.add_option("paths", args.paths, "Files and directories to lint (directories are walked)");
+  app.add_option("paths", args.paths, "Files and directories to lint (directories are walked); - for standard input");
+  app.add_option("--stdin-filename", args.stdin_filename,
+                 "Lint standard input as the file NAME: its extension gives the language, findings and klint.toml "
+                 "use it")
+      ->type_name("NAME");
   auto* build = "Compiling (glslc's spelling)";
   app.add_option("-D", args.defines, "Define a macro: -DNAME or -DNAME=VALUE")->type_name("NAME[=VALUE]")->group(build)->allow_extra_args(false);
   app.add_option("-I", args.include_dirs, "Add a directory to the #include search path")->type_name("DIR")->group(build)->allow_extra_args(false);
