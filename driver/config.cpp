@@ -179,6 +179,13 @@ void print_effective_config(std::ostream& out, const std::string& file, const Fi
   } else {
     out << "# from " << settings.config_path << "\n";
   }
+  for (const AppliedOverride& override : settings.overrides) {
+    out << fmt::format("# [[overrides]] at {}:{} applies (files = {})\n", settings.config_path, override.line,
+                       array(override.patterns, same));
+  }
+  if (settings.overrides.empty() && settings.overrides_in_config > 0) {
+    out << fmt::format("# no [[overrides]] applies ({} has {})\n", settings.config_path, settings.overrides_in_config);
+  }
   print_settings(out, settings);
 }
 
@@ -266,10 +273,16 @@ std::optional<FileSettings> ConfigResolver::settings_for(const std::string& file
   }
   const ConfigFile& config = *loaded->config;
   settings.config_path = config.path;
+  settings.notes = config.notes;
+  settings.overrides_in_config = config.overrides.size();
   apply(config.settings, settings);
   std::string relative = absolute.lexically_relative(config.dir).generic_string();
   for (const ConfigOverride& override : config.overrides) {
-    if (any_matches(override.files, relative)) apply(override.settings, settings);
+    if (!any_matches(override.files, relative)) continue;
+    apply(override.settings, settings);
+    AppliedOverride& applied = settings.overrides.emplace_back();
+    applied.line = override.line;
+    for (const Glob& glob : override.files) applied.patterns.push_back(glob.pattern());
   }
   for (const ConfigVariant& variant : config.variants) {
     if (!any_matches(variant.files, relative)) continue;

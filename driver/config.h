@@ -26,10 +26,21 @@ struct Variant {
   Specialization specialization;  // over the file's, as add_specialization adds
 };
 
+// An [[overrides]] table that applies to a file, as --show-config names it.
+struct AppliedOverride {
+  uint32_t line = 0;                  // of its [[overrides]] header
+  std::vector<std::string> patterns;  // its `files`
+};
+
 // What the configuration says about one file. Unset fields leave klint's
 // defaults (and the command line) in charge.
 struct FileSettings {
   std::string config_path;                             // the klint.toml applied; "" when none
+  // Where the settings come from, for --show-config and notes; they change no
+  // lint result, so key() leaves them out.
+  std::vector<AppliedOverride> overrides;  // in the order they applied
+  size_t overrides_in_config = 0;          // [[overrides]] tables the configuration has
+  std::vector<std::string> notes;          // the configuration's (ConfigFile::notes)
   std::optional<std::vector<const RuleInfo*>> select;  // nullopt: every rule
   std::vector<const RuleInfo*> ignore;
   std::map<const RuleInfo*, Severity, RuleIdLess> severity;  // replaces the rule's severity
@@ -43,7 +54,7 @@ struct FileSettings {
   // empty: once, as it is.
   std::vector<Variant> variants;
 
-  // Every setting that changes a lint result (all but config_path), in a
+  // Every setting that changes a lint result (all but where they come from), in a
   // canonical text: equal keys mean equal results.
   std::string key() const;
 };

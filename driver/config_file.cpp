@@ -58,7 +58,7 @@ class Reader {
   Reader(std::string path, fs::path dir) : path_(std::move(path)), dir_(std::move(dir)) {}
 
   std::optional<ConfigFile> read(const toml::table& root) {
-    ConfigFile config{path_, dir_, {}, {}, {}, {}, {}, {}};
+    ConfigFile config{path_, dir_, {}, {}, {}, {}, {}, {}, {}};
     for (const auto& [key, value] : in_file_order(root)) {
       bool ok = false;
       if (*key == "overrides") {
@@ -85,6 +85,7 @@ class Reader {
   }
 
   const std::string& error() const { return error_; }
+  std::vector<std::string> take_notes() { return std::move(notes_); }
 
  private:
   // `section` is "" at the top level and "[[overrides]]" in an override.
@@ -207,6 +208,7 @@ class Reader {
         return fail(elements[i].source(),
                     fmt::format("unknown rule '{}' in '{}'{}", ids[i], key, did_you_mean_rule(ids[i])));
       }
+      note_renamed(ids[i], elements[i].source());
       out.push_back(rule);
     }
     return true;
@@ -221,6 +223,7 @@ class Reader {
         return fail(key->source(),
                     fmt::format("unknown rule '{}' in [severity]{}", key->str(), did_you_mean_rule(key->str())));
       }
+      note_renamed(key->str(), key->source());
       const auto* text = level->as_string();
       std::optional<Severity> severity = text ? parse_severity(text->get()) : std::nullopt;
       if (!severity) {
@@ -344,6 +347,7 @@ class Reader {
 
   bool read_override(const toml::table& table, ConfigFile& config) {
     ConfigOverride override;
+    override.line = table.source().begin.line;
     if (!read_globs(table, "[[overrides]]", override.files)) return false;
     for (const auto& [key, value] : in_file_order(table)) {
       if (*key != "files" && !read_layer_key(*key, *value, override.settings, "[[overrides]]")) return false;
@@ -390,9 +394,15 @@ class Reader {
     return true;
   }
 
+  void note_renamed(std::string_view id, const toml::source_region& at) {
+    std::string note = renamed_rule_note(id);
+    if (!note.empty()) notes_.push_back(fmt::format("{}:{}:{}: {}", path_, at.begin.line, at.begin.column, note));
+  }
+
   std::string path_;
   fs::path dir_;
   std::string error_;
+  std::vector<std::string> notes_;
 };
 
 }  // namespace
@@ -404,6 +414,7 @@ std::optional<ConfigFile> parse_config(std::string_view text, const fs::path& pa
     toml::table root = toml::parse(text, path.string());
     std::optional<ConfigFile> config = reader.read(root);
     if (!config) *error = reader.error();
+    if (config) config->notes = reader.take_notes();
     return config;
   } catch (const toml::parse_error& e) {
     std::string description(e.description());  // "Error while parsing ...": klint's messages are lower case

@@ -43,6 +43,7 @@ struct ConfigLayer {
 struct ConfigOverride {
   std::vector<Glob> files;
   ConfigLayer settings;
+  uint32_t line = 0;  // of its [[overrides]] header, for --show-config
 };
 
 struct ConfigVariant {
@@ -64,6 +65,9 @@ struct ConfigFile {
   // `exclude` replaces klint's default (none), `extend-exclude` adds to it.
   std::optional<IgnoreList> exclude;
   std::optional<IgnoreList> extend_exclude;
+  // What the user should know but that does not stop klint, in the form of an
+  // error: "klint.toml:3:11: rule 'a' is now 'b'; the old id still works".
+  std::vector<std::string> notes;
 
   // The [[kernel]] whose `file` is `shader` (relative to the working
   // directory or absolute), or nullptr.

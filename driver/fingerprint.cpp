@@ -7,6 +7,8 @@
 #include <string_view>
 #include <tuple>
 
+#include "rules/rule.h"
+
 namespace klint {
 namespace {
 
@@ -48,7 +50,8 @@ std::vector<std::string> fingerprints(const std::vector<Finding>& diagnostics, S
   for (const Diagnostic& diagnostic : diagnostics) {
     const Location& location = diagnostic.location;
     Fnv1a hash;
-    hash.add(diagnostic.rule ? diagnostic.rule->id : "");
+    // The rule's first id: a renamed rule's findings keep their fingerprints.
+    hash.add(diagnostic.rule ? RuleRegistry::first_id(*diagnostic.rule) : "");
     const SourceFile* source = location.has_line() ? sources.get(location.file) : nullptr;
     if (source && location.line <= source->line_count()) {
       hash.add(collapse_whitespace(source->line(location.line)));

@@ -11,7 +11,8 @@
 
 namespace klint {
 
-// One fingerprint per diagnostic, in order: 16 hex digits hashing the rule id,
+// One fingerprint per diagnostic, in order: 16 hex digits hashing the rule's
+// first id (RuleRegistry::first_id, the same across renames),
 // the text of the finding's line (whitespace collapsed) and the identifier it
 // is about; for a file without text, the excerpt shown instead. Findings whose
 // hash would coincide within one file are told apart by their order in it

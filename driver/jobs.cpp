@@ -10,17 +10,17 @@ namespace klint {
 namespace {
 
 // The resolver's "klint.toml:7:1: reason" (or "PATH: reason") as a message
-// about that file and place.
-InputMessage config_error(const std::string& error) {
+// about that file and place: an error, or a note.
+InputMessage config_message(const std::string& text, bool is_error) {
   static const std::regex with_place(R"(^(.+?):(\d+):(\d+): (.*)$)");
   std::smatch match;
-  if (std::regex_match(error, match, with_place)) {
-    return InputMessage{match[1], match[4], true, static_cast<uint32_t>(std::stoul(match[2])),
+  if (std::regex_match(text, match, with_place)) {
+    return InputMessage{match[1], match[4], is_error, static_cast<uint32_t>(std::stoul(match[2])),
                         static_cast<uint32_t>(std::stoul(match[3]))};
   }
-  size_t colon = error.find(": ");
-  if (colon == std::string::npos) return InputMessage{"klint.toml", error, true};
-  return InputMessage{error.substr(0, colon), error.substr(colon + 2), true};
+  size_t colon = text.find(": ");
+  if (colon == std::string::npos) return InputMessage{"klint.toml", text, is_error};
+  return InputMessage{text.substr(0, colon), text.substr(colon + 2), is_error};
 }
 
 class Planner {
@@ -64,8 +64,12 @@ class Planner {
   std::optional<FileSettings> settings_for(const std::string& path) {
     std::string error;
     std::optional<FileSettings> settings = configs_.settings_for(path, &error);
-    // One error stands for every file below the configuration.
-    if (!settings && reported_.insert(error).second) plan_.messages.push_back(config_error(error));
+    // One error stands for every file below the configuration, and so does one note.
+    if (!settings && reported_.insert(error).second) plan_.messages.push_back(config_message(error, true));
+    if (!settings) return settings;
+    for (const std::string& note : settings->notes) {
+      if (reported_.insert(note).second) plan_.messages.push_back(config_message(note, false));
+    }
     return settings;
   }
 

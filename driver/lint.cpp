@@ -38,7 +38,7 @@ void run_rules_on(const Module& module, const LintOptions& options, FileReport& 
 // Sorts, and drops what suppressions and the selection take out.
 void finish(const InputFile& input, const LintOptions& options, SourceCache& sources, FileReport& report) {
   std::erase_if(report.diagnostics, [&](const Diagnostic& d) { return !options.selection.enabled(*d.rule); });
-  report.suppressed = apply_suppressions(report.diagnostics, input.path, sources, options.selection);
+  report.suppressed = apply_suppressions(report.diagnostics, input.path, sources, options.selection, &report.messages);
   std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(), diagnostic_less);
   // Inlining copies a helper into each caller: one line, one finding, about
   // the instructions of every copy.

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <iostream>
+#include <set>
 #include <sstream>
 #include <string_view>
 
@@ -26,7 +27,9 @@
 #include "driver/output/atomic_file.h"
 #include "driver/output/github.h"
 #include "driver/output/json.h"
+#include "driver/output/markdown_terminal.h"
 #include "driver/output/sarif.h"
+#include "driver/output/statistics.h"
 #include "driver/output/span.h"
 #include "driver/output/text.h"
 #include "driver/parallel.h"
@@ -34,6 +37,7 @@
 #include "driver/reflect_command.h"
 #include "driver/run_command.h"
 #include "driver/specialization.h"
+#include "driver/stdin_input.h"
 #include "driver/suggestions.h"
 #include "driver/variants.h"
 #include "rules/rule.h"
@@ -88,6 +92,8 @@ struct Arguments {
   std::vector<std::string> extend_exclude;
   bool allow_empty = false;
   bool quiet = false;  // findings and errors only: no summary, no progress
+  bool statistics = false;  // counts per rule instead of the findings
+  std::string stdin_filename;  // --stdin-filename: lint standard input under this name
 };
 
 int usage_error(const std::string& message) {
@@ -109,8 +115,17 @@ std::vector<std::string> glslc_spellings(int argc, char** argv) {
   return args;
 }
 
+// A note on standard error, as `klint: note: --ignore: rule 'a' is now 'b'; ...`;
+// `about` "" when the note names its place itself.
+void print_note(std::string_view about, const std::string& note, ColorMode color) {
+  TextStyle style{use_color(color, STDERR_FILENO)};
+  InputMessage message{std::string(about), note, false};
+  message.reason_names_path = about.empty();
+  print_input_message(std::cerr, message, style);
+}
+
 bool resolve_rules(const std::vector<std::string>& ids, const char* option, std::vector<const RuleInfo*>& out,
-                   std::string* error) {
+                   ColorMode color, std::string* error) {
   for (const std::string& id : ids) {
     const RuleInfo* rule = RuleRegistry::find(id);
     if (!rule) {
@@ -119,6 +134,7 @@ bool resolve_rules(const std::vector<std::string>& ids, const char* option, std:
                            suggestion.empty() ? " (klint --list-rules lists them)" : suggestion);
       return false;
     }
+    if (std::string note = renamed_rule_note(id); !note.empty()) print_note(option, note, color);
     out.push_back(rule);
   }
   return true;
@@ -228,8 +244,8 @@ int print_devices(std::ostream& out) {
 std::optional<CommandLineSettings> command_line_settings(const Arguments& args, std::string* error) {
   CommandLineSettings settings;
   std::vector<const RuleInfo*> select;
-  if (!resolve_rules(args.select, "--select", select, error) ||
-      !resolve_rules(args.ignore, "--ignore", settings.ignore, error)) {
+  if (!resolve_rules(args.select, "--select", select, args.color, error) ||
+      !resolve_rules(args.ignore, "--ignore", settings.ignore, args.color, error)) {
     return std::nullopt;
   }
   if (!args.select.empty()) settings.select = std::move(select);
@@ -265,10 +281,16 @@ std::vector<const RuleInfo*> rules_that_ran(const std::vector<Job>& jobs, const 
 
 int show_config(const Arguments& args) {
   ConfigResolver configs(args.config.empty() ? std::nullopt : std::optional(args.config));
-  for (const std::string& path : args.paths) {
+  std::set<std::string> shown_notes;
+  const std::vector<std::string> paths =
+      args.stdin_filename.empty() ? args.paths : std::vector<std::string>{args.stdin_filename};
+  for (const std::string& path : paths) {
     std::string error;
     std::optional<FileSettings> settings = configs.settings_for(path, &error);
     if (!settings) return usage_error(error);
+    for (const std::string& note : settings->notes) {
+      if (shown_notes.insert(note).second) print_note("", note, args.color);
+    }
     print_effective_config(std::cout, path, *settings);
   }
   return kExitClean;
@@ -286,7 +308,9 @@ int run(const Arguments& args) {
       return usage_error(fmt::format("--explain: unknown rule '{}'{}", args.explain,
                                      suggestion.empty() ? " (klint --list-rules lists them)" : suggestion));
     }
-    std::cout << rule_markdown(*rule);
+    if (std::string note = renamed_rule_note(args.explain); !note.empty()) print_note("--explain", note, args.color);
+    // docs/rules/<id>.md keeps the Markdown; a reader gets text.
+    std::cout << render_markdown(rule_markdown(*rule), use_color(args.color, STDOUT_FILENO));
     return kExitClean;
   }
   if (!args.generate_docs.empty()) {
@@ -294,11 +318,17 @@ int run(const Arguments& args) {
     if (!write_rule_docs(args.generate_docs, &error)) return usage_error(error);
     return kExitClean;
   }
-  if (args.paths.empty() && args.commands.empty()) {
+  if (args.paths.empty() && args.commands.empty() && args.stdin_filename.empty()) {
     return usage_error("no input files (klint --help shows the usage)");
+  }
+  if (std::optional<std::string> error = stdin_usage_error(args.paths, args.stdin_filename, !args.commands.empty())) {
+    return usage_error(*error);
   }
   if (args.include_suppressed && args.format != OutputFormat::Sarif) {
     return usage_error("--include-suppressed applies to --format sarif only");
+  }
+  if (args.statistics && args.format != OutputFormat::Text && args.format != OutputFormat::Json) {
+    return usage_error("--statistics applies to --format text and json only");
   }
   if (!args.config.empty()) {
     ReadError read_error;
@@ -342,7 +372,12 @@ int run(const Arguments& args) {
     walk.extend_exclude = IgnoreList::from_patterns(args.extend_exclude, here, &error);
     if (!walk.extend_exclude) return usage_error("--extend-exclude: " + error);
   }
-  Discovery discovery = discover_inputs(args.paths, walk);
+  std::optional<StdinInput> from_stdin;
+  if (!args.stdin_filename.empty()) {
+    from_stdin = read_stdin_input(args.stdin_filename, command_line->force_compute, &error);
+    if (!from_stdin) return usage_error(error);
+  }
+  Discovery discovery = from_stdin ? Discovery{{from_stdin->file}, {}} : discover_inputs(args.paths, walk);
   Plan plan = plan_jobs(discovery.files, commands ? commands->jobs : std::vector<CompileJob>{}, *command_line, configs,
                         resolve_targets);
   const std::vector<Job>& jobs = plan.jobs;
@@ -364,6 +399,8 @@ int run(const Arguments& args) {
   for (const InputMessage& message : plan.messages) input_message(message);
 
   SourceCache sources;
+  // Excerpts, suppressions and fingerprints read standard input's text, never the disk's under its name.
+  if (from_stdin) sources.add(from_stdin->file.path, from_stdin->text);
   std::vector<Finding> all;
   std::vector<SuppressedDiagnostic> suppressed;
   size_t linted = 0;
@@ -413,7 +450,7 @@ int run(const Arguments& args) {
     if (!report.diagnostics.empty()) progress.clear();
     // Writing a baseline records the findings rather than shows them.
     for (const Finding& diagnostic : report.diagnostics) {
-      if (baseline_writer) break;
+      if (baseline_writer || args.statistics) break;
       if (args.format == OutputFormat::Text) print_diagnostic(out, diagnostic, sources, out_style);
       if (args.format == OutputFormat::Github) print_github(out, diagnostic);
     }
@@ -425,7 +462,7 @@ int run(const Arguments& args) {
   };
 
   std::optional<ResultCache> cache;
-  if (!args.no_cache) {
+  if (!args.no_cache && !from_stdin) {
     if (std::optional<std::string> directory = default_cache_dir()) cache.emplace(*directory);
   }
   std::atomic<size_t> done{0};
@@ -439,7 +476,8 @@ int run(const Arguments& args) {
         std::optional<FileReport> report;
         if (text) report = cache->load(job.input.path, *text, job.cache_key, sources);
         if (!report) {
-          report = lint_file(job.input, job.options, sources);
+          report = from_stdin ? lint_text(job.input, from_stdin->text, job.options, sources)
+                              : lint_file(job.input, job.options, sources);
           if (text) cache->store(job.input.path, *text, job.cache_key, *report, sources);
         }
         // After the cache: a cached result is confirmed afresh.
@@ -477,7 +515,9 @@ int run(const Arguments& args) {
     // Recording today's findings is the point of the run, not a failure.
     if (exit_code == kExitFindings) exit_code = kExitClean;
   }
-  if (args.format == OutputFormat::Json) print_json(out, all, messages, linted, exit_code);
+  if (args.statistics && args.format == OutputFormat::Text) print_statistics(out, all);
+  if (args.statistics && args.format == OutputFormat::Json) print_statistics_json(out, all);
+  if (args.format == OutputFormat::Json && !args.statistics) print_json(out, all, messages, linted, exit_code);
   if (args.format == OutputFormat::Sarif) {
     std::error_code ec;
     SarifRun sarif{rules_that_ran(jobs, *command_line), all, suppressed, args.include_suppressed, messages, exit_code,
@@ -517,7 +557,11 @@ int main(int argc, char** argv) {
   Arguments args;
   CLI::App app{"klint: find the pitfalls of Vulkan compute shaders (GLSL, HLSL, SPIR-V) before they run", "klint"};
   app.set_version_flag("--version", "klint " KLINT_VERSION);
-  app.add_option("paths", args.paths, "Files and directories to lint (directories are walked)");
+  app.add_option("paths", args.paths, "Files and directories to lint (directories are walked); - for standard input");
+  app.add_option("--stdin-filename", args.stdin_filename,
+                 "Lint standard input as the file NAME: its extension gives the language, findings and klint.toml "
+                 "use it")
+      ->type_name("NAME");
   auto* build = "Compiling (glslc's spelling)";
   app.add_option("-D", args.defines, "Define a macro: -DNAME or -DNAME=VALUE")->type_name("NAME[=VALUE]")->group(build)->allow_extra_args(false);
   app.add_option("-I", args.include_dirs, "Add a directory to the #include search path")->type_name("DIR")->group(build)->allow_extra_args(false);
@@ -549,7 +593,7 @@ int main(int argc, char** argv) {
                  "width the targets run")
       ->type_name("CONSTANT")->group(pipeline);
   app.add_flag("--list-rules", args.list_rules, "List every rule and exit")->group(rules);
-  app.add_option("--explain", args.explain, "Print a rule's documentation and exit")->group(rules);
+  app.add_option("--explain", args.explain, "Print a rule's documentation as text and exit")->group(rules);
   app.add_option("--generate-docs", args.generate_docs, "Write docs/rules/*.md into DIR and exit")->group("");
   auto* output = "Output";
   add_choice(app, "--fail-on", args.fail_on,
@@ -568,6 +612,9 @@ int main(int argc, char** argv) {
              "FORMAT")
       ->group(output);
   app.add_flag("-q,--quiet", args.quiet, "Print findings and errors only: no summary, no progress")->group(output);
+  app.add_flag("--statistics", args.statistics,
+               "Print how many findings each rule made (count, rule, summary) instead of the findings (text, json)")
+      ->group(output);
   app.add_option("--output", args.output, "Write the report to FILE (whole or not at all) instead of standard output")
       ->type_name("FILE")->group(output);
   app.add_flag("--include-suppressed", args.include_suppressed,
@@ -592,7 +639,8 @@ int main(int argc, char** argv) {
   auto* configuration = "Configuration";
   app.add_option("--config", args.config, "Use this klint.toml for every file instead of each file's nearest one")
       ->type_name("FILE")->group(configuration);
-  app.add_flag("--show-config", args.show_config, "Print the settings that apply to each file given, and exit")
+  app.add_flag("--show-config", args.show_config,
+               "Print the settings that apply to each file given, and the [[overrides]] that matched it, and exit")
       ->group(configuration);
   app.add_option("--commands", args.commands,
                  "Lint the shaders of a build's compile commands: glslc/glslangValidator lines, or compile_commands.json")

@@ -31,23 +31,31 @@ std::vector<std::string> split_rules(const std::string& list) {
 }  // namespace
 
 std::vector<Suppression> parse_suppressions(const std::string& file, std::string_view text) {
-  static const std::regex kComment(R"(//\s*klint-ignore(-next-line|-file)?\s*:\s*([^\r\n]*?)\s*(?:--\s*([^\r\n]*))?$)");
+  // `// klint-ignore...: ids -- reason` runs to the end of the line;
+  // `/* klint-ignore...: ids -- reason */` ends at its `*/` (or the line's
+  // end), and code may follow it on the line.
+  static const std::regex kLineComment(
+      R"(//\s*klint-ignore(-next-line|-file)?\s*:\s*([^\r\n]*?)\s*(?:--\s*([^\r\n]*))?$)");
+  static const std::regex kBlockComment(
+      R"(/\*\s*klint-ignore(-next-line|-file)?\s*:\s*([^\r\n]*?)\s*(?:--\s*([^\r\n]*?))?\s*(?:\*/|$))");
   std::vector<Suppression> out;
   uint32_t line = 0;
   size_t start = 0;
+  auto add = [&](const std::smatch& match) {
+    Suppression suppression{file, line, line, split_rules(match[2].str()), match[3].str()};
+    if (match[1] == "-next-line") suppression.target_line = line + 1;
+    if (match[1] == "-file") suppression.target_line = 0;
+    out.push_back(std::move(suppression));
+  };
   while (start <= text.size()) {
     ++line;
     size_t end = text.find('\n', start);
     std::string current(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
     if (!current.empty() && current.back() == '\r') current.pop_back();  // CRLF files
     if (current.find("klint-ignore") != std::string::npos) {
+      for (std::sregex_iterator it(current.begin(), current.end(), kBlockComment), done; it != done; ++it) add(*it);
       std::smatch match;
-      if (std::regex_search(current, match, kComment)) {
-        Suppression suppression{file, line, line, split_rules(match[2].str()), match[3].str()};
-        if (match[1] == "-next-line") suppression.target_line = line + 1;
-        if (match[1] == "-file") suppression.target_line = 0;
-        out.push_back(std::move(suppression));
-      }
+      if (std::regex_search(current, match, kLineComment)) add(match);
     }
     if (end == std::string_view::npos) break;
     start = end + 1;
@@ -56,7 +64,8 @@ std::vector<Suppression> parse_suppressions(const std::string& file, std::string
 }
 
 std::vector<SuppressedDiagnostic> apply_suppressions(std::vector<Finding>& diagnostics, const std::string& main_file,
-                                                     SourceCache& sources, const RuleSelection& selection) {
+                                                     SourceCache& sources, const RuleSelection& selection,
+                                                     std::vector<InputMessage>* notes) {
   std::vector<SuppressedDiagnostic> silenced_diagnostics;
   std::set<std::string> files{main_file};
   for (const Diagnostic& diagnostic : diagnostics) files.insert(diagnostic.location.file);
@@ -72,8 +81,16 @@ std::vector<SuppressedDiagnostic> apply_suppressions(std::vector<Finding>& diagn
   std::vector<std::vector<const RuleInfo*>> named(suppressions.size());
   std::vector<std::vector<bool>> used(suppressions.size());
   for (size_t i = 0; i < suppressions.size(); ++i) {
-    for (const std::string& id : suppressions[i].rules) named[i].push_back(RuleRegistry::find(id));
-    used[i].assign(suppressions[i].rules.size(), false);
+    const Suppression& s = suppressions[i];
+    for (const std::string& id : s.rules) {
+      named[i].push_back(RuleRegistry::find(id));
+      // Said once per comment, where unused suppressions are reported: in the file linted.
+      std::string note = renamed_rule_note(id);
+      if (notes && !note.empty() && s.file == main_file) {
+        notes->push_back(InputMessage{s.file, std::move(note), false, s.line, 0, true});
+      }
+    }
+    used[i].assign(s.rules.size(), false);
   }
   std::erase_if(diagnostics, [&](const Finding& diagnostic) {
     const Suppression* silenced = nullptr;

@@ -162,7 +162,9 @@ constexpr RuleDescription kUnusedSuppressionDescription{
 ## What it finds
 A `// klint-ignore: rule-id`, `// klint-ignore-next-line: rule-id` or
 `// klint-ignore-file: rule-id` comment whose rule reports nothing where the
-comment points, or that names a rule klint does not have.
+comment points, or that names a rule klint does not have. A block comment
+that opens with the same words (`/* klint-ignore: rule-id */`) is one too: it
+points at the line it opens on, and code may stand before and after it.
 
 ## Why it matters
 A stale suppression hides the next real finding of that rule on that line,

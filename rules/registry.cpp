@@ -11,6 +11,20 @@ std::vector<std::unique_ptr<Rule>>& storage() {
   return rules;
 }
 
+// Every rule rename, old id first, in the order they happened: the one place
+// that knows them. An old id is never given to another rule
+// (tests/rules/catalog_test.cpp checks), and a rule renamed again gets a row
+// per former id, each naming its id now.
+struct Rename {
+  std::string_view from;
+  std::string_view to;
+};
+constexpr Rename kRenames[] = {
+    // "shader feature" named subgroup operations as well; the rule checks the
+    // 8-, 16- and 64-bit types.
+    {"shader-feature-unsupported", "numeric-type-unsupported"},
+};
+
 }  // namespace
 
 void RuleRegistry::add(std::unique_ptr<Rule> rule) {
@@ -30,10 +44,33 @@ std::vector<const RuleInfo*> RuleRegistry::infos() {
 }
 
 const RuleInfo* RuleRegistry::find(std::string_view id) {
+  const std::string_view current = renamed(id).value_or(id);
   for (const RuleInfo* info : infos()) {
-    if (info->id == id) return info;
+    if (info->id == current) return info;
   }
   return nullptr;
+}
+
+std::optional<std::string_view> RuleRegistry::renamed(std::string_view id) {
+  for (const Rename& rename : kRenames) {
+    if (rename.from == id) return rename.to;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string_view> RuleRegistry::former_ids(const RuleInfo& rule) {
+  std::vector<std::string_view> out;
+  for (const Rename& rename : kRenames) {
+    if (rename.to == rule.id) out.push_back(rename.from);
+  }
+  return out;
+}
+
+std::string_view RuleRegistry::first_id(const RuleInfo& rule) {
+  for (const Rename& rename : kRenames) {
+    if (rename.to == rule.id) return rename.from;
+  }
+  return rule.id;
 }
 
 const RuleDescription& RuleRegistry::describe(const RuleInfo& rule) {

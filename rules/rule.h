@@ -123,7 +123,17 @@ class RuleRegistry {
   static const std::vector<std::unique_ptr<Rule>>& rules();
   // Rule infos of rules and of front-end diagnostics, sorted by id.
   static std::vector<const RuleInfo*> infos();
+  // The rule `id` names: a rule's id, or an id a rule had before it was
+  // renamed, which keeps working wherever a user names rules (--select,
+  // --ignore, klint.toml, klint-ignore comments, baselines).
   static const RuleInfo* find(std::string_view id);
+  // The rule's id now, when `id` is one a rule had before it was renamed.
+  static std::optional<std::string_view> renamed(std::string_view id);
+  // The ids `rule` had before it was renamed, oldest first.
+  static std::vector<std::string_view> former_ids(const RuleInfo& rule);
+  // The id a rule was first published under: fingerprints hash it, so that a
+  // rename keeps baselines and code-scanning alerts matching.
+  static std::string_view first_id(const RuleInfo& rule);
   // The description of a rule klint has; an empty one (no run evidence, no
   // documentation) for any other.
   static const RuleDescription& describe(const RuleInfo& rule);

@@ -63,7 +63,7 @@ void main() {
 The rule checks what the shader declares it needs. A shader that takes a
 fallback path when a feature is missing must be compiled twice; lint the
 variant meant for each device with its own `--target`. Arithmetic and storage
-of 8-, 16- and 64-bit types are shader-feature-unsupported's.
+of 8-, 16- and 64-bit types are numeric-type-unsupported's.
 )md",
 };
 

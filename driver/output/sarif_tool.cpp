@@ -122,19 +122,23 @@ nlohmann::json sarif_rule(const RuleInfo& rule) {
   std::string markdown = rule_markdown(rule);
   if (markdown.starts_with("<!--")) markdown.erase(0, markdown.find('\n') + 1);  // "generated, do not edit"
   std::string found = markdown_to_text(section(description.doc, "What it finds"));
-  return {{"id", id},
-          {"name", pascal_case(id)},
-          {"shortDescription", {{"text", sarif_sentence(description.summary)}}},
-          {"fullDescription", {{"text", found.empty() ? sarif_sentence(description.summary) : found}}},
-          {"help",
-           {{"text", sarif_sentence(description.summary) + "\n\n" + markdown_to_text(description.doc)},
-            {"markdown", markdown}}},
-          {"helpUri", std::string(KLINT_DOCS_URL) + "/" + id + ".md"},
-          {"defaultConfiguration", {{"level", sarif_level(rule.default_severity)}}},
-          {"properties",
-           {{"tags", {to_string(rule.category), "gpu", "vulkan"}},
-            {"precision", precision(rule.category)},
-            {"problem.severity", problem_severity(rule.default_severity)}}}};
+  nlohmann::json rule_json{{"id", id},
+                         {"name", pascal_case(id)},
+                         {"shortDescription", {{"text", sarif_sentence(description.summary)}}},
+                         {"fullDescription", {{"text", found.empty() ? sarif_sentence(description.summary) : found}}},
+                         {"help",
+                          {{"text", sarif_sentence(description.summary) + "\n\n" + markdown_to_text(description.doc)},
+                           {"markdown", markdown}}},
+                         {"helpUri", std::string(KLINT_DOCS_URL) + "/" + id + ".md"},
+                         {"defaultConfiguration", {{"level", sarif_level(rule.default_severity)}}},
+                         {"properties",
+                          {{"tags", {to_string(rule.category), "gpu", "vulkan"}},
+                           {"precision", precision(rule.category)},
+                           {"problem.severity", problem_severity(rule.default_severity)}}}};
+  // SARIF's own field for the ids a rule had in earlier versions.
+  std::vector<std::string_view> former = RuleRegistry::former_ids(rule);
+  if (!former.empty()) rule_json["deprecatedIds"] = former;
+  return rule_json;
 }
 
 nlohmann::json sarif_tool_driver(const std::vector<const RuleInfo*>& rules) {

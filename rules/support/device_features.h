@@ -2,7 +2,7 @@
 // subgroup operations, and arithmetic and storage of 8-, 16- and 64-bit types.
 // Each is a capability the module declares, so its host checks the device
 // before it picks the shader; subgroup-feature-unsupported and
-// shader-feature-unsupported report them only against targets the user
+// numeric-type-unsupported report them only against targets the user
 // declared (docs/portability.md).
 #pragma once
 

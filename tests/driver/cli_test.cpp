@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <spirv-tools/libspirv.hpp>
@@ -123,10 +125,31 @@ TEST_F(Cli, ListRulesAndExplain) {
                          "invalid-spirv"}) {
     EXPECT_NE(list.out.find(id), std::string::npos) << id;
   }
+  // Text for a reader, not Markdown: no comment, no heading marks, no fences.
   KlintRun explain = klint({"--explain", "shared-memory-over-limit"});
   EXPECT_EQ(explain.exit_code, 0);
-  EXPECT_NE(explain.out.find("## Why it matters"), std::string::npos);
+  EXPECT_EQ(explain.out.rfind("shared-memory-over-limit\n\n", 0), 0u) << explain.out;
+  EXPECT_NE(explain.out.find("\nWhy it matters\n"), std::string::npos) << explain.out;
+  EXPECT_NE(explain.out.find("\n    layout(local_size_x"), std::string::npos) << explain.out;
+  for (const char* markup : {"<!--", "do not edit", "## ", "```", "| --- |", "\x1b["}) {
+    EXPECT_EQ(explain.out.find(markup), std::string::npos) << markup << " in\n" << explain.out;
+  }
   EXPECT_EQ(klint({"--explain", "nope"}).exit_code, 2);
+}
+
+// Bold headings on a terminal, unless NO_COLOR says otherwise (util-linux script).
+TEST_F(Cli, ExplainIsBoldOnATerminalOnly) {
+  auto on_a_terminal = [&](const std::string& environment) {
+    std::string command = environment + " " + KLINT_BINARY + " --explain shared-memory-race";
+    std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(("script -qefc '" + command + "' /dev/null").c_str(), "r"),
+                                                pclose);
+    std::string out;
+    char buffer[4096];
+    while (size_t n = fread(buffer, 1, sizeof buffer, pipe.get())) out.append(buffer, n);
+    return out;
+  };
+  EXPECT_NE(on_a_terminal("env -u NO_COLOR").find("\x1b[1mWhy it matters\x1b[0m"), std::string::npos);
+  EXPECT_EQ(on_a_terminal("env NO_COLOR=1").find("\x1b["), std::string::npos);
 }
 
 TEST_F(Cli, UsageErrorsExitTwo) {

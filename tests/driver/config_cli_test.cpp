@@ -182,6 +182,43 @@ TEST_F(ConfigCli, ShowConfigPrintsTheSettingsOfAFile) {
   EXPECT_NE(run.out.find("redundant-barrier = \"note\""), std::string::npos) << run.out;
 }
 
+// Which [[overrides]] tables made a file's settings, by their line and globs.
+TEST_F(ConfigCli, ShowConfigNamesTheOverridesThatApply) {
+  write("f16/k.comp", kShader);
+  write("other.comp", kShader);
+  write("klint.toml",
+        "ignore = [\"shared-memory-race\"]\n"
+        "\n"
+        "[[overrides]]\n"
+        "files = [\"f16/**\", \"*.glsl\"]\n"
+        "ignore = []\n"
+        "\n"
+        "[[overrides]]\n"
+        "files = [\"*.hlsl\"]\n"
+        "defines = [\"HLSL\"]\n"
+        "\n"
+        "[[overrides]]\n"
+        "files = [\"k.comp\"]\n"
+        "defines = [\"SPLIT\"]\n");
+  KlintRun run = klint({"--show-config", "f16/k.comp", "other.comp"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("# settings for f16/k.comp\n"
+                         "# from klint.toml\n"
+                         "# [[overrides]] at klint.toml:3 applies (files = [\"f16/**\", \"*.glsl\"])\n"
+                         "# [[overrides]] at klint.toml:11 applies (files = [\"k.comp\"])\n"
+                         "# select: every rule\n"
+                         "ignore = []\n"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("# settings for other.comp\n"
+                         "# from klint.toml\n"
+                         "# no [[overrides]] applies (klint.toml has 3)\n"
+                         "# select: every rule\n"
+                         "ignore = [\"shared-memory-race\"]\n"),
+            std::string::npos)
+      << run.out;
+}
+
 TEST_F(ConfigCli, AnExplicitConfigReplacesTheNearestOne) {
   write("k.comp", kShader);
   write("klint.toml", "ignore = [\"shared-memory-race\"]\n");

@@ -493,6 +493,9 @@ TEST_F(ConfigTest, KeyChangesWithEverySetting) {
   FileSettings base;
   FileSettings same;
   same.config_path = "elsewhere/klint.toml";  // where a setting comes from does not change results
+  same.overrides = {AppliedOverride{7, {"*.comp"}}};
+  same.overrides_in_config = 1;
+  same.notes = {"klint.toml:1:11: a note"};
   EXPECT_EQ(base.key(), same.key());
   std::vector<FileSettings> changed(13);
   changed[0].select = Rules{rule("shared-memory-race")};

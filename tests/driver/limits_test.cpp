@@ -286,7 +286,7 @@ TEST_F(Limits, DefaultDevicesWarnAndDeclaredTargetsDecide) {
   EXPECT_EQ(severities(defaults), (Found{{"workgroup-size-over-limit", "warning"}})) << defaults.out;
 
   KlintRun declared = run_klint({"--no-cache", "--format", "json", "--target", "intel-xe,nvidia-ampere", "deep.comp"});
-  EXPECT_EQ(severities(declared), (Found{{"workgroup-size-over-limit", "error"}, {"shader-feature-unsupported", "error"}}))
+  EXPECT_EQ(severities(declared), (Found{{"workgroup-size-over-limit", "error"}, {"numeric-type-unsupported", "error"}}))
       << declared.out;
 
   write("klint.toml", "targets = [\"intel-xe\", \"nvidia-ampere\"]\n");

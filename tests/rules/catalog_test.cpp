@@ -121,7 +121,29 @@ TEST(RuleCatalog, CommittedDocsMatchGeneratedDocs) {
     EXPECT_TRUE(fs::exists(generated / entry.path().filename()))
         << entry.path() << " belongs to no rule: delete it";
   }
-  EXPECT_EQ(compared, RuleRegistry::infos().size() + 1);  // + README.md
+  size_t renamed = 0;
+  for (const RuleInfo* rule : RuleRegistry::infos()) renamed += RuleRegistry::former_ids(*rule).size();
+  EXPECT_EQ(compared, RuleRegistry::infos().size() + renamed + 1);  // + a page per old id, + README.md
+}
+
+// An old id names the rule it became and no other: it is never a rule's id
+// now, it finds the rule it became, and a finding of that rule keeps the
+// fingerprint it had under its first id.
+TEST(RuleCatalog, RenamedIdsFindTheRuleTheyBecame) {
+  size_t renamed = 0;
+  for (const RuleInfo* rule : RuleRegistry::infos()) {
+    for (std::string_view old_id : RuleRegistry::former_ids(*rule)) {
+      ++renamed;
+      EXPECT_EQ(RuleRegistry::find(old_id), rule) << old_id;
+      EXPECT_EQ(RuleRegistry::renamed(old_id), rule->id) << old_id;
+      for (const RuleInfo* other : RuleRegistry::infos()) EXPECT_NE(other->id, old_id) << "an old id is a rule's id";
+    }
+    EXPECT_EQ(RuleRegistry::first_id(*rule),
+              RuleRegistry::former_ids(*rule).empty() ? rule->id : RuleRegistry::former_ids(*rule).front());
+    EXPECT_FALSE(RuleRegistry::renamed(rule->id)) << rule->id << " is a rule's id and an old id";
+  }
+  EXPECT_GE(renamed, 1u);
+  EXPECT_EQ(RuleRegistry::find("shader-feature-unsupported"), RuleRegistry::find("numeric-type-unsupported"));
 }
 
 }  // namespace

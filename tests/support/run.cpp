@@ -24,15 +24,16 @@ std::string slurp(const std::string& path) {
   return text.str();
 }
 
-}  // namespace
-
-KlintRun run_klint(const std::vector<std::string>& args, const std::string& cwd, int timeout_seconds,
-                   bool unprivileged) {
+// `input`: what standard input holds; nullptr for /dev/null.
+KlintRun run_binary(const std::vector<std::string>& args, const std::string& cwd, int timeout_seconds,
+                    bool unprivileged, const std::string* input) {
   static int counter = 0;
   std::string base = (std::filesystem::temp_directory_path() /
                       ("klint-run-" + std::to_string(getpid()) + "-" + std::to_string(counter++)))
                          .string();
   std::string out_path = base + ".out", err_path = base + ".err";
+  std::string in_path = input ? base + ".in" : "/dev/null";
+  if (input) std::ofstream(in_path, std::ios::binary) << *input;
   // The build tree may sit where an unprivileged user cannot reach it.
   std::string binary = KLINT_BINARY;
   if (unprivileged) {
@@ -44,7 +45,7 @@ KlintRun run_klint(const std::vector<std::string>& args, const std::string& cwd,
   if (pid == 0) {
     int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int in = open("/dev/null", O_RDONLY);
+    int in = open(in_path.c_str(), O_RDONLY);
     dup2(out, STDOUT_FILENO);
     dup2(err, STDERR_FILENO);
     dup2(in, STDIN_FILENO);
@@ -76,8 +77,20 @@ KlintRun run_klint(const std::vector<std::string>& args, const std::string& cwd,
   run.err = slurp(err_path);
   std::remove(out_path.c_str());
   std::remove(err_path.c_str());
+  if (input) std::remove(in_path.c_str());
   if (unprivileged) std::remove(binary.c_str());
   return run;
+}
+
+}  // namespace
+
+KlintRun run_klint(const std::vector<std::string>& args, const std::string& cwd, int timeout_seconds,
+                   bool unprivileged) {
+  return run_binary(args, cwd, timeout_seconds, unprivileged, nullptr);
+}
+
+KlintRun run_klint_with_input(const std::vector<std::string>& args, const std::string& input, const std::string& cwd) {
+  return run_binary(args, cwd, 60, false, &input);
 }
 
 }  // namespace klint::testing

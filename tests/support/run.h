@@ -17,5 +17,8 @@ struct KlintRun {
 // `unprivileged` runs it as nobody when the tests run as root.
 KlintRun run_klint(const std::vector<std::string>& args, const std::string& cwd = "", int timeout_seconds = 60,
                    bool unprivileged = false);
+// The same with `input` on standard input.
+KlintRun run_klint_with_input(const std::vector<std::string>& args, const std::string& input,
+                              const std::string& cwd = "");
 
 }  // namespace klint::testing

@@ -5,7 +5,7 @@ namespace klint {
 namespace {
 
 constexpr RuleInfo kInfo{
-    .id = "shader-feature-unsupported",
+    .id = "numeric-type-unsupported",
     .category = Category::Portability,
     .default_severity = Severity::Error,
 };
@@ -64,7 +64,7 @@ for each device with its own `--target`.
 )md",
 };
 
-class ShaderFeatureUnsupported final : public Rule {
+class NumericTypeUnsupported final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
   const RuleDescription& description() const override { return kDescription; }
@@ -75,7 +75,7 @@ class ShaderFeatureUnsupported final : public Rule {
   }
 };
 
-KLINT_REGISTER_RULE(ShaderFeatureUnsupported);
+KLINT_REGISTER_RULE(NumericTypeUnsupported);
 
 }  // namespace
 }  // namespace klint

@@ -6,6 +6,6 @@
 layout(local_size_x = 64) in;
 layout(binding = 0) buffer Data { uint data[]; };
 void main() {
-    uint64_t wide = uint64_t(data[gl_GlobalInvocationID.x]) * 3000000000ul;  // expect: shader-feature-unsupported "64-bit integer arithmetic (shaderInt64)"
+    uint64_t wide = uint64_t(data[gl_GlobalInvocationID.x]) * 3000000000ul;  // expect: numeric-type-unsupported "64-bit integer arithmetic (shaderInt64)"
     data[gl_GlobalInvocationID.x] = uint(wide >> 32);
 }

@@ -6,6 +6,6 @@
 layout(local_size_x = 64) in;
 layout(binding = 0) buffer Data { float16_t data[]; };
 void main() {
-    float16_t x = data[gl_GlobalInvocationID.x];  // expect: shader-feature-unsupported "16-bit types in storage buffers"
-    data[gl_GlobalInvocationID.x] = x * float16_t(2.0);  // expect: shader-feature-unsupported "16-bit float arithmetic"
+    float16_t x = data[gl_GlobalInvocationID.x];  // expect: numeric-type-unsupported "16-bit types in storage buffers"
+    data[gl_GlobalInvocationID.x] = x * float16_t(2.0);  // expect: numeric-type-unsupported "16-bit float arithmetic"
 }

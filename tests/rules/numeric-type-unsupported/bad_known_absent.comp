@@ -6,5 +6,5 @@ layout(local_size_x = 64) in;
 layout(binding = 0) buffer Half { float16_t halves[]; };
 layout(binding = 1) buffer Full { float floats[]; };
 void main() {
-    floats[gl_GlobalInvocationID.x] = float(halves[gl_GlobalInvocationID.x]);  // expect: shader-feature-unsupported "which qualcomm-adreno-6xx does not support"
+    floats[gl_GlobalInvocationID.x] = float(halves[gl_GlobalInvocationID.x]);  // expect: numeric-type-unsupported "which qualcomm-adreno-6xx does not support"
 }
