@@ -54,7 +54,7 @@ struct Arguments {
   std::vector<std::string> paths;
   std::vector<std::string> defines;
   std::vector<std::string> include_dirs;
-  std::string target_env;  // "" when not given: the configuration's, else vulkan1.3
+  std::string target_env;  // "" when not given: the configuration's, else CompileOptions' default
   std::string shader_stage;
   std::string entry_point;  // "" when not given: the configuration's, else main
   std::vector<std::string> select;
@@ -171,8 +171,8 @@ bool resolve_targets(const std::vector<std::string>& names, std::vector<const Ta
 
 CompileOptions compile_options(const Arguments& args, std::string* error) {
   CompileOptions options;
-  auto env = parse_target_env(args.target_env.empty() ? "vulkan1.3" : args.target_env);
-  if (!env) {
+  auto env = parse_target_env(args.target_env);
+  if (!env && !args.target_env.empty()) {
     *error = fmt::format("unknown --target-env '{}': use vulkan1.0 to vulkan1.3", args.target_env);
     return options;
   }
@@ -181,7 +181,7 @@ CompileOptions compile_options(const Arguments& args, std::string* error) {
     *error = fmt::format("-fshader-stage={}: klint lints compute shaders only", args.shader_stage);
     return options;
   }
-  options.target_env = *env;
+  options.target_env = env;
   options.force_compute = !args.shader_stage.empty();
   if (!args.entry_point.empty()) options.entry_point = args.entry_point;
   options.include_dirs = args.include_dirs;
@@ -521,7 +521,9 @@ int main(int argc, char** argv) {
   auto* build = "Compiling (glslc's spelling)";
   app.add_option("-D", args.defines, "Define a macro: -DNAME or -DNAME=VALUE")->type_name("NAME[=VALUE]")->group(build)->allow_extra_args(false);
   app.add_option("-I", args.include_dirs, "Add a directory to the #include search path")->type_name("DIR")->group(build)->allow_extra_args(false);
-  app.add_option("--target-env", args.target_env, "vulkan1.0, vulkan1.1, vulkan1.2 or vulkan1.3 (default)")->type_name("ENV")->group(build);
+  app.add_option("--target-env", args.target_env,
+                 "vulkan1.0 ... vulkan1.3 (default: vulkan1.3; for SPIR-V, the one its version was made for)")
+      ->type_name("ENV")->group(build);
   app.add_option("--fshader-stage", args.shader_stage,
                  "-fshader-stage=compute: treat files of any extension as GLSL compute shaders")->group(build);
   app.add_option("--entry", args.entry_point, "HLSL entry point (default: main)")->group(build);
