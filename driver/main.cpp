@@ -681,8 +681,10 @@ int main(int argc, char** argv) {
   if (devices->parsed()) return print_devices(std::cout);
   if (confirm_seed->count()) args.confirm_options.seed = args.confirm_seed;
   if (run_command->parsed() || reflect->parsed() || translate->parsed()) {
-    // klint run takes its own --specialization; the lint's would be ignored.
+    // klint run takes its own --specialization, and --workgroup-size; the
+    // lint's would be ignored.
     for (const char* option : {"--specialization", "--workgroup-size", "--subgroup-size-constant"}) {
+      if (run_command->parsed() && std::string_view(option) == "--workgroup-size") continue;
       if (app.count(option)) return usage_error(fmt::format("{} applies to linting, not to a subcommand", option));
     }
   }
@@ -694,6 +696,7 @@ int main(int argc, char** argv) {
     if (seed_option->count()) run_options.seed = run_seed;
     if (probe_rows_option->count()) run_options.probe_rows = run_probe_rows;
     if (!args.config.empty()) run_options.config = args.config;
+    run_options.workgroup_size = args.workgroup_size;
     return run_file(run_path, options, run_options, std::cout, std::cerr);
   }
   if (reflect->parsed() || translate->parsed()) {

@@ -247,6 +247,18 @@ void load_compiled(CompiledShader& compiled, const ShaderInput& input, const Loa
   }
   shader.valid = true;
   if (!load.normalize) {
+    // A run runs the words as compiled, with what the host sets.
+    if (load.specializer) {
+      ModuleOrigin origin{shader.path, compiled.assembly_lines, compiled.workgroup_size_declared};
+      std::vector<std::string> notes;
+      std::optional<std::string> error = load.specializer(compiled.spirv, env, origin, notes);
+      for (std::string& note : notes) shader.notes.push_back({printable(note)});
+      if (error) {
+        shader.valid = false;
+        shader.notes.insert(shader.notes.begin(), {printable(*error), true});
+        return;
+      }
+    }
     shader.words = std::move(compiled.spirv);
     shader.assembly_lines = std::move(compiled.assembly_lines);
     return;

@@ -52,7 +52,7 @@ using ShaderSpecializer = std::function<std::optional<std::string>(
 struct LoadOptions {
   ShaderCompiler compiler;      // empty: compile() in this process
   ShaderNormalizer normalizer;  // empty: normalize()
-  ShaderSpecializer specializer;  // empty: the module's own defaults; applied only when normalizing
+  ShaderSpecializer specializer;  // empty: the module's own defaults
   // Reflection and runs need the validated words alone; linting and
   // confirming need the normalized module, and then the words only when asked
   // (each copy of a large module is tens of megabytes).
