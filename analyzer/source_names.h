@@ -53,8 +53,9 @@ std::string loop_counter_name(const Module& module, const SourceText& source, ui
 // loads at constant indices (`counts[1]`); a loop's counter as the source
 // names it (loop_counter_name); else in words, at the source line it comes
 // from ("the loop counter at line 12", "a value the loop at line 12
-// carries", "the value loaded at line 12", "the value computed at line 12"). The SSA id (`%84`) only for a module without
-// source lines, which has nothing else to point at.
+// carries", "the value loaded at line 12", "the value computed at line
+// 12"). The SSA id (`%84`) only for a module without source lines, which has
+// nothing else to point at.
 std::string value_name(const Module& module, uint32_t id);
 
 }  // namespace klint

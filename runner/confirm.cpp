@@ -415,19 +415,29 @@ class Confirmer {
     words.insert(words.end(), {"--grid", grid_text(harness.grid), "--seed", std::to_string(seed_)});
     // The lint's constants first: the workgroup the runs shrank to wins.
     std::vector<std::string> constants;
-    for (const auto& [key, value] : options_.linted_with.specialization) constants.push_back(key + "=" + to_string(value));
-    for (const auto& [id, value] : specialized_workgroup(harness, false)) constants.push_back(fmt::format("{}={}", id, value));
-    if (!constants.empty()) words.insert(words.end(), {"--specialization", fmt::format("{}", fmt::join(constants, ","))});
+    for (const auto& [key, value] : options_.linted_with.specialization) {
+      constants.push_back(key + "=" + to_string(value));
+    }
+    for (const auto& [id, value] : specialized_workgroup(harness, false)) {
+      constants.push_back(fmt::format("{}={}", id, value));
+    }
+    if (!constants.empty()) {
+      words.insert(words.end(), {"--specialization", fmt::format("{}", fmt::join(constants, ","))});
+    }
     if (const auto& size = options_.linted_with.workgroup_size) {
       words.insert(words.end(), {"--workgroup-size", grid_text(*size)});
     }
     if (options_.device_index) words.insert(words.end(), {"--device", std::to_string(*options_.device_index)});
     if (manifest_) words.insert(words.end(), {"--config", manifest_->config_path});
     for (const std::string& dir : compile_.include_dirs) words.insert(words.end(), {"-I", dir});
-    for (const auto& [name, value] : compile_.defines) words.push_back("-D" + name + (value.empty() ? "" : "=" + value));
+    for (const auto& [name, value] : compile_.defines) {
+      words.push_back("-D" + name + (value.empty() ? "" : "=" + value));
+    }
     if (compile_.target_env) words.insert(words.end(), {"--target-env", std::string(to_string(*compile_.target_env))});
     if (compile_.force_compute) words.emplace_back("-fshader-stage=compute");
-    if (compile_.entry_point != CompileOptions{}.entry_point) words.insert(words.end(), {"--entry", compile_.entry_point});
+    if (compile_.entry_point != CompileOptions{}.entry_point) {
+      words.insert(words.end(), {"--entry", compile_.entry_point});
+    }
     words.push_back(path_);
     const std::string command = shell_words(words);
     if (!lavapipe) return command;
@@ -463,7 +473,9 @@ class Confirmer {
     for (const auto& [name, value] : compile_.defines) defines.push_back(value.empty() ? name : name + "=" + value);
     strings("include-dirs", dirs);
     strings("defines", defines);
-    if (compile_.entry_point != CompileOptions{}.entry_point) text += "entry-point = " + quoted(compile_.entry_point) + "\n";
+    if (compile_.entry_point != CompileOptions{}.entry_point) {
+      text += "entry-point = " + quoted(compile_.entry_point) + "\n";
+    }
     if (compile_.target_env) text += "target-env = " + quoted(std::string(to_string(*compile_.target_env))) + "\n";
     std::vector<std::string> linted;
     for (const auto& [key, value] : options_.linted_with.specialization) {

@@ -46,7 +46,9 @@ IdSpellings assembly_spellings(const ir::Module& module, std::string_view text, 
 // invalid-spirv finding, since what is valid depends on it.
 std::string environment_note(const LoadedShader& shader, Language language, uint32_t version) {
   const std::string_view env = to_string(shader.env);
-  if (shader.options.target_env) return fmt::format("klint validated it for {}, as --target-env or klint.toml says", env);
+  if (shader.options.target_env) {
+    return fmt::format("klint validated it for {}, as --target-env or klint.toml says", env);
+  }
   if (language != Language::SpirvBinary && language != Language::SpirvAssembly) {
     return fmt::format("klint validated it for {}, its default (--target-env chooses another)", env);
   }

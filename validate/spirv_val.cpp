@@ -30,6 +30,7 @@ std::vector<ValidationMessage> run_validator(const std::vector<uint32_t>& spirv,
 }
 
 bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+bool is_word(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
 
 // The id written as digits at `text[at]`, and where they end.
 std::optional<std::pair<uint32_t, size_t>> id_at(std::string_view text, size_t at) {
@@ -45,9 +46,9 @@ std::string respell(std::string_view text, const IdSpellings& spellings) {
   if (spellings.empty()) return std::string(text);
   std::string out;
   for (size_t at = 0; at < text.size();) {
-    const bool starts_word = at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_');
+    const bool starts_word = at == 0 || !is_word(text[at - 1]);
     if (text[at] == '%' && at + 1 < text.size() && is_digit(text[at + 1])) {
-      if (auto id = id_at(text, at + 1); id && (id->second == text.size() || !std::isalnum(static_cast<unsigned char>(text[id->second])))) {
+      if (auto id = id_at(text, at + 1); id && (id->second == text.size() || !is_word(text[id->second]))) {
         auto known = spellings.find(id->first);
         if (known != spellings.end()) {
           out += known->second;

@@ -70,7 +70,8 @@ TEST(ValueName, LoadsGoByWhatTheyRead) {
       names.push_back(value_name(*module, i.result_id()));
     }
   });
-  EXPECT_EQ(names, (std::vector<std::string>{"n", "counts[2]", "gl_LocalInvocationID.x", "the value loaded at line 9"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"n", "counts[2]", "gl_LocalInvocationID.x", "the value loaded at line 9"}));
 }
 
 // Without source lines there is nothing but the id to show.

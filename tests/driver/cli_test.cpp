@@ -298,7 +298,9 @@ OpFunctionEnd
     const nlohmann::json report = nlohmann::json::parse(run.out, nullptr, false);
     std::string notes;
     if (report.is_discarded() || report["findings"].size() != 1) return run.out;
-    for (const nlohmann::json& note : report["findings"][0]["notes"]) notes += note["message"].get<std::string>() + "\n";
+    for (const nlohmann::json& note : report["findings"][0]["notes"]) {
+      notes += note["message"].get<std::string>() + "\n";
+    }
     return notes;
   };
   EXPECT_NE(notes_of({"--no-cache", "--format", "json", "v10.spv"})
