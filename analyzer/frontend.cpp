@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
 #include <exception>
 #include <filesystem>
 #include <spirv-tools/libspirv.hpp>
@@ -193,8 +194,53 @@ size_t count_instructions(const std::vector<uint32_t>& words) {
   return count;
 }
 
+// The version `; Version: 1.0` in the comments that open a disassembly
+// (spirv-dis and glslc -S write them), as the header's version word; nullopt
+// when the text does not say. The assembler reads no comment, and without
+// this would give the module the version of whatever environment it runs in.
+std::optional<uint32_t> assembly_version(std::string_view text) {
+  for (size_t begin = 0; begin < text.size();) {
+    const size_t end = std::min(text.find('\n', begin), text.size());
+    std::string_view line = text.substr(begin, end - begin);
+    begin = end + 1;
+    const size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string_view::npos) continue;
+    if (line[first] != ';') return std::nullopt;  // the first instruction: the header comments are over
+    line = line.substr(first + 1);
+    line.remove_prefix(std::min(line.find_first_not_of(" \t"), line.size()));
+    if (!line.starts_with("Version:")) continue;
+    line.remove_prefix(8);
+    line.remove_prefix(std::min(line.find_first_not_of(" \t"), line.size()));
+    unsigned major = 0, minor = 0;
+    auto [dot, ec] = std::from_chars(line.data(), line.data() + line.size(), major);
+    if (ec != std::errc() || dot == line.data() + line.size() || *dot != '.') return std::nullopt;
+    if (std::from_chars(dot + 1, line.data() + line.size(), minor).ec != std::errc()) return std::nullopt;
+    return major << 16 | minor << 8;
+  }
+  return std::nullopt;
+}
+
+// The environment that assembles a module of `version`: SPIR-V of that
+// version, no more.
+std::optional<spv_target_env> universal_env(uint32_t version) {
+  switch (version) {
+    case 0x10000: return SPV_ENV_UNIVERSAL_1_0;
+    case 0x10100: return SPV_ENV_UNIVERSAL_1_1;
+    case 0x10200: return SPV_ENV_UNIVERSAL_1_2;
+    case 0x10300: return SPV_ENV_UNIVERSAL_1_3;
+    case 0x10400: return SPV_ENV_UNIVERSAL_1_4;
+    case 0x10500: return SPV_ENV_UNIVERSAL_1_5;
+    case 0x10600: return SPV_ENV_UNIVERSAL_1_6;
+  }
+  return std::nullopt;
+}
+
 CompiledShader assemble(const std::string& path, const std::string& text, const CompileOptions& options) {
-  spvtools::SpirvTools tools(to_spv_env(options.target_env));
+  // The version the text says it is, else that of the environment it is
+  // linted for.
+  const std::optional<uint32_t> version = assembly_version(text);
+  const std::optional<spv_target_env> at_version = version ? universal_env(*version) : std::nullopt;
+  spvtools::SpirvTools tools(at_version.value_or(to_spv_env(options.target_env.value_or(kDefaultTargetEnv))));
   std::vector<Diagnostic> errors;
   tools.SetMessageConsumer(
       [&](spv_message_level_t level, const char*, const spv_position_t& position, const char* message) {
@@ -250,6 +296,23 @@ std::optional<TargetEnv> parse_target_env(std::string_view text) {
   if (text == "vulkan1.2") return TargetEnv::Vulkan1_2;
   if (text == "vulkan1.3") return TargetEnv::Vulkan1_3;
   return std::nullopt;
+}
+
+std::string_view to_string(TargetEnv env) {
+  switch (env) {
+    case TargetEnv::Vulkan1_0: return "vulkan1.0";
+    case TargetEnv::Vulkan1_1: return "vulkan1.1";
+    case TargetEnv::Vulkan1_2: return "vulkan1.2";
+    case TargetEnv::Vulkan1_3: return "vulkan1.3";
+  }
+  return "vulkan1.3";
+}
+
+TargetEnv target_env_for_spirv(uint32_t version) {
+  if (version <= 0x10000) return TargetEnv::Vulkan1_0;
+  if (version <= 0x10300) return TargetEnv::Vulkan1_1;
+  if (version <= 0x10500) return TargetEnv::Vulkan1_2;
+  return TargetEnv::Vulkan1_3;
 }
 
 spv_target_env to_spv_env(TargetEnv env) {

@@ -22,13 +22,24 @@ enum class Language { Glsl, Hlsl, SpirvBinary, SpirvAssembly };
 enum class TargetEnv { Vulkan1_0, Vulkan1_1, Vulkan1_2, Vulkan1_3 };
 // "vulkan1.0" .. "vulkan1.3", as glslc spells them.
 std::optional<TargetEnv> parse_target_env(std::string_view text);
+std::string_view to_string(TargetEnv env);
 spv_target_env to_spv_env(TargetEnv env);
+// What GLSL and HLSL compile for when no --target-env says.
+constexpr TargetEnv kDefaultTargetEnv = TargetEnv::Vulkan1_3;
+// The oldest Vulkan version that takes SPIR-V of `version` (the header's
+// version word, 0x00010300 for 1.3): the one a module of that version was
+// made for. glslc's default output, SPIR-V 1.0 with BufferBlock, is judged by
+// Vulkan 1.0's rules, not by those of Vulkan 1.3, which forbid BufferBlock in
+// the SPIR-V 1.6 it takes.
+TargetEnv target_env_for_spirv(uint32_t version);
 
 // The glslc options klint accepts, so that users can paste their build flags.
 struct CompileOptions {
   std::vector<std::string> include_dirs;                          // -I DIR
   std::vector<std::pair<std::string, std::string>> defines;      // -DNAME[=VALUE]; VALUE "" when absent
-  TargetEnv target_env = TargetEnv::Vulkan1_3;                    // --target-env
+  // --target-env; nullopt: kDefaultTargetEnv for GLSL and HLSL, and for
+  // SPIR-V target_env_for_spirv of the module's version.
+  std::optional<TargetEnv> target_env;
   bool force_compute = false;                                     // -fshader-stage=compute
   std::string entry_point = "main";                               // --entry (HLSL)
 };

@@ -277,7 +277,7 @@ void configure(glslang::TShader& shader, const ShaderStrings& strings, Language 
                const CompileOptions& options, const std::string& preamble) {
   shader.setStringsWithLengthsAndNames(&strings.text, &strings.length, &strings.name, 1);
   shader.setPreamble(preamble.c_str());
-  SpirvVersions versions = versions_for(options.target_env);
+  SpirvVersions versions = versions_for(options.target_env.value_or(kDefaultTargetEnv));
   shader.setEnvInput(language == Language::Hlsl ? glslang::EShSourceHlsl : glslang::EShSourceGlsl,
                      EShLangCompute, glslang::EShClientVulkan, 100);
   shader.setEnvClient(glslang::EShClientVulkan, versions.client);
@@ -478,7 +478,7 @@ CompiledShader compile_with_glslang(const std::string& path, const std::string& 
   if (language == Language::Hlsl) effective.entry_point = hlsl_entry_point(text, options.entry_point, kernels);
   FileIncluder includer(options.include_dirs, sources);
   const std::string preamble = make_preamble(options, language);
-  const SpirvVersions versions = versions_for(options.target_env);
+  const SpirvVersions versions = versions_for(options.target_env.value_or(kDefaultTargetEnv));
   const ShaderStrings strings{text.data(), static_cast<int>(text.size()), path.c_str()};
   auto finish = [&](bool ok) {
     result.ok = ok;
@@ -562,7 +562,9 @@ CompiledShader compile_with_glslang(const std::string& path, const std::string& 
   std::vector<std::string> files = includer.files();
   files.push_back(path);
   restore_file_names(result.spirv, files);
-  if (language == Language::Hlsl) legalize_if_needed(result.spirv, to_spv_env(options.target_env));
+  if (language == Language::Hlsl) {
+    legalize_if_needed(result.spirv, to_spv_env(options.target_env.value_or(kDefaultTargetEnv)));
+  }
   return finish(!result.spirv.empty());
 }
 

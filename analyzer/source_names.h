@@ -40,4 +40,22 @@ std::optional<Location> declaration_line(const SourceText& source, std::string_v
 std::string variable_name(const Module& module, const SourceText& source, uint32_t variable, bool indexed,
                           std::initializer_list<const ir::Instruction*> uses);
 
+// The name the source gives a loop's counter, the phi of its header: its
+// OpName, else the variable that the `for` on the loop's line declares or
+// assigns first (`for (uint j = 0; ...`), when the phi is the loop's only
+// induction variable (SymbolicValues::induction), so that an accumulator
+// the loop also carries never takes the counter's name. Empty when neither
+// says.
+std::string loop_counter_name(const Module& module, const SourceText& source, uint32_t phi);
+
+// How a message names an SSA value: its OpName; the block member it loads
+// (`n` for a load of a push constant's `n`); the variable or element it
+// loads at constant indices (`counts[1]`); a loop's counter as the source
+// names it (loop_counter_name); else in words, at the source line it comes
+// from ("the loop counter at line 12", "a value the loop at line 12
+// carries", "the value loaded at line 12", "the value computed at line
+// 12"). The SSA id (`%84`) only for a module without source lines, which has
+// nothing else to point at.
+std::string value_name(const Module& module, uint32_t id);
+
 }  // namespace klint

@@ -10,6 +10,7 @@
 #include "analyzer/builtin_names.h"
 #include "analyzer/loops.h"
 #include "analyzer/pointers.h"
+#include "analyzer/source_names.h"
 #include "analyzer/ssa.h"
 #include "analyzer/machine_arithmetic.h"
 #include "analyzer/uniformity.h"
@@ -662,26 +663,6 @@ std::optional<uint32_t> SymbolicValues::stored_value(uint32_t variable) const {
   return single_stored_value(module_, variable);
 }
 
-std::string SymbolicValues::value_name(uint32_t id) const {
-  std::string name = module_.name(id);
-  if (name.empty() || name[0] != '%') return name;
-  const ir::Instruction* load = module_.def(id);
-  if (!load || load->opcode() != Op::OpLoad) return name;
-  const ir::Instruction* chain = module_.def(load->word(2));
-  if (!chain || chain->opcode() != Op::OpAccessChain || chain->operands().size() < 4) return name;
-  const ir::Instruction* variable = module_.def(chain->word(2));
-  const ir::Instruction* pointer = variable ? module_.def(variable->type_id()) : nullptr;
-  auto member = module_.constant_value(chain->word(3));
-  if (!pointer || !member) return name;
-  uint32_t block = pointer->word(2);
-  for (const ir::Instruction& global : module_.ir().globals) {
-    if (global.opcode() == Op::OpMemberName && global.word(0) == block && global.word(1) == *member) {
-      return global.string(2);
-    }
-  }
-  return name;
-}
-
 std::string SymbolicValues::describe(Symbol symbol) const {
   switch (symbol.kind) {
     case Symbol::Kind::LocalId: return builtin_component(module_, spv::BuiltIn::LocalInvocationId, symbol.id);
@@ -691,7 +672,7 @@ std::string SymbolicValues::describe(Symbol symbol) const {
     case Symbol::Kind::NumWorkgroups: return builtin_component(module_, spv::BuiltIn::NumWorkgroups, symbol.id);
     case Symbol::Kind::SubgroupSize: return builtin_name(module_, spv::BuiltIn::SubgroupSize);
     case Symbol::Kind::NumSubgroups: return builtin_name(module_, spv::BuiltIn::NumSubgroups);
-    case Symbol::Kind::Induction: case Symbol::Kind::Value: return value_name(symbol.id);
+    case Symbol::Kind::Induction: case Symbol::Kind::Value: return value_name(module_, symbol.id);
   }
   return "?";
 }

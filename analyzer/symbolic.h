@@ -235,7 +235,6 @@ class SymbolicValues {
   std::optional<Polynomial> stored_component(uint32_t pointer) const;
   std::optional<Polynomial> extract(uint32_t vector, uint32_t component) const;
   uint32_t first_constant_load(const ir::Instruction& load) const;
-  std::string value_name(uint32_t id) const;
   std::optional<Polynomial> divide(const Polynomial& p, int64_t divisor, bool remainder) const;
   std::optional<Polynomial> combine(spv::Op op, const Polynomial& a, const Polynomial& b) const;
   // The form of `id` if value() has computed it, else nullptr.

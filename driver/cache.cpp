@@ -151,7 +151,7 @@ std::string settings_key(const LintOptions& options) {
   KeyWriter key;
   key.fields(include_dirs).field(std::to_string(defines.size()));
   for (const auto& [name, value] : defines) key.field(name).field(value);
-  key.field(std::to_string(static_cast<int>(target_env))).field(force_compute ? "1" : "0").field(entry_point);
+  key.field(target_env ? std::string(to_string(*target_env)) : "").field(force_compute ? "1" : "0").field(entry_point);
   for (const std::vector<const RuleInfo*>* rules : {&select, &ignore}) {
     key.field(std::to_string(rules->size()));
     for (const RuleInfo* rule : *rules) key.field(rule->id);

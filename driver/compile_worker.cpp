@@ -51,7 +51,7 @@ json request_json(const std::string& path, const std::string& text, Language lan
               {"language", static_cast<int>(language)},
               {"include_dirs", options.include_dirs},
               {"defines", options.defines},
-              {"target_env", static_cast<int>(options.target_env)},
+              {"target_env", options.target_env ? static_cast<int>(*options.target_env) : -1},
               {"force_compute", options.force_compute},
               {"entry_point", options.entry_point}};
 }
@@ -306,7 +306,9 @@ int run_compile_worker(int fd) {
       CompileOptions options;
       options.include_dirs = request->at("include_dirs").get<std::vector<std::string>>();
       options.defines = request->at("defines").get<std::vector<std::pair<std::string, std::string>>>();
-      options.target_env = static_cast<TargetEnv>(request->at("target_env").get<int>());
+      if (const int env = request->at("target_env").get<int>(); env >= 0) {
+        options.target_env = static_cast<TargetEnv>(env);
+      }
       options.force_compute = request->at("force_compute").get<bool>();
       options.entry_point = request->at("entry_point").get<std::string>();
       compiled = compile(path, request->at("text").get<std::string>(),

@@ -42,16 +42,6 @@ bool any_matches(const std::vector<Glob>& globs, const std::string& path) {
   return std::any_of(globs.begin(), globs.end(), [&](const Glob& glob) { return glob.matches(path); });
 }
 
-std::string_view target_env_name(TargetEnv env) {
-  switch (env) {
-    case TargetEnv::Vulkan1_0: return "vulkan1.0";
-    case TargetEnv::Vulkan1_1: return "vulkan1.1";
-    case TargetEnv::Vulkan1_2: return "vulkan1.2";
-    case TargetEnv::Vulkan1_3: return "vulkan1.3";
-  }
-  return "vulkan1.3";
-}
-
 std::string quote(std::string_view text) {
   std::string quoted = "\"";
   for (char c : text) {
@@ -132,9 +122,9 @@ void print_settings(std::ostream& out, const FileSettings& s) {
     out << "targets = " << array(s.targets, same) << "\n";
   }
   if (s.target_env) {
-    out << "target-env = " << quote(target_env_name(*s.target_env)) << "\n";
+    out << "target-env = " << quote(to_string(*s.target_env)) << "\n";
   } else {
-    out << "# target-env: klint's default, \"vulkan1.3\"\n";
+    out << "# target-env: klint's default, \"vulkan1.3\" for GLSL and HLSL, the one of its version for SPIR-V\n";
   }
   if (s.entry_point) {
     out << "entry-point = " << quote(*s.entry_point) << "\n";

@@ -3,6 +3,25 @@
 #include <algorithm>
 
 namespace klint {
+namespace {
+
+// What the lint gave the pipeline, as a replay gives it again: each constant
+// once, at the value that won, and the subgroup width this lint set.
+runner::LintedWith linted_with(const Specialization& specialization) {
+  runner::LintedWith out;
+  for (const SpecializationOption& option : specialization.constants) {
+    std::erase_if(out.specialization, [&](const auto& set) { return set.first == option.setting.key; });
+    out.specialization.emplace_back(option.setting.key, option.setting.value);
+  }
+  if (specialization.subgroup_size_constant && specialization.subgroup_size) {
+    out.specialization.emplace_back(specialization.subgroup_size_constant->key,
+                                    runner::Number{int64_t{specialization.subgroup_size}});
+  }
+  if (specialization.workgroup_size) out.workgroup_size = specialization.workgroup_size->size;
+  return out;
+}
+
+}  // namespace
 
 void confirm_report(FileReport& report, const Job& job, const runner::KernelManifest* manifest,
                     const runner::ConfirmOptions& options, SourceCache& sources) {
@@ -27,7 +46,9 @@ void confirm_report(FileReport& report, const Job& job, const runner::KernelMani
                                                               job.options.compile, sources, lint_load_options(job.options)));
   }
   if (!shader->module) return record(runner::not_runnable(findings, "it does not compile"));
-  record(runner::confirm_findings(findings, *shader, manifest, options));
+  runner::ConfirmOptions with = options;
+  with.linted_with = linted_with(job.options.specialization);
+  record(runner::confirm_findings(findings, *shader, manifest, with));
 }
 
 void confirm_variants(FileReport& merged, std::span<const Job> variants, const runner::KernelManifest* manifest,

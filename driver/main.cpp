@@ -58,7 +58,7 @@ struct Arguments {
   std::vector<std::string> paths;
   std::vector<std::string> defines;
   std::vector<std::string> include_dirs;
-  std::string target_env;  // "" when not given: the configuration's, else vulkan1.3
+  std::string target_env;  // "" when not given: the configuration's, else CompileOptions' default
   std::string shader_stage;
   std::string entry_point;  // "" when not given: the configuration's, else main
   std::vector<std::string> select;
@@ -187,8 +187,8 @@ bool resolve_targets(const std::vector<std::string>& names, std::vector<const Ta
 
 CompileOptions compile_options(const Arguments& args, std::string* error) {
   CompileOptions options;
-  auto env = parse_target_env(args.target_env.empty() ? "vulkan1.3" : args.target_env);
-  if (!env) {
+  auto env = parse_target_env(args.target_env);
+  if (!env && !args.target_env.empty()) {
     *error = fmt::format("unknown --target-env '{}': use vulkan1.0 to vulkan1.3", args.target_env);
     return options;
   }
@@ -197,7 +197,7 @@ CompileOptions compile_options(const Arguments& args, std::string* error) {
     *error = fmt::format("-fshader-stage={}: klint lints compute shaders only", args.shader_stage);
     return options;
   }
-  options.target_env = *env;
+  options.target_env = env;
   options.force_compute = !args.shader_stage.empty();
   if (!args.entry_point.empty()) options.entry_point = args.entry_point;
   options.include_dirs = args.include_dirs;
@@ -565,7 +565,9 @@ int main(int argc, char** argv) {
   auto* build = "Compiling (glslc's spelling)";
   app.add_option("-D", args.defines, "Define a macro: -DNAME or -DNAME=VALUE")->type_name("NAME[=VALUE]")->group(build)->allow_extra_args(false);
   app.add_option("-I", args.include_dirs, "Add a directory to the #include search path")->type_name("DIR")->group(build)->allow_extra_args(false);
-  app.add_option("--target-env", args.target_env, "vulkan1.0, vulkan1.1, vulkan1.2 or vulkan1.3 (default)")->type_name("ENV")->group(build);
+  app.add_option("--target-env", args.target_env,
+                 "vulkan1.0 ... vulkan1.3 (default: vulkan1.3; for SPIR-V, the one its version was made for)")
+      ->type_name("ENV")->group(build);
   app.add_option("--fshader-stage", args.shader_stage,
                  "-fshader-stage=compute: treat files of any extension as GLSL compute shaders")->group(build);
   app.add_option("--entry", args.entry_point, "HLSL entry point (default: main)")->group(build);
@@ -727,8 +729,10 @@ int main(int argc, char** argv) {
   if (devices->parsed()) return print_devices(std::cout);
   if (confirm_seed->count()) args.confirm_options.seed = args.confirm_seed;
   if (run_command->parsed() || reflect->parsed() || translate->parsed()) {
-    // klint run takes its own --specialization; the lint's would be ignored.
+    // klint run takes its own --specialization, and --workgroup-size; the
+    // lint's would be ignored.
     for (const char* option : {"--specialization", "--workgroup-size", "--subgroup-size-constant"}) {
+      if (run_command->parsed() && std::string_view(option) == "--workgroup-size") continue;
       if (app.count(option)) return usage_error(fmt::format("{} applies to linting, not to a subcommand", option));
     }
   }
@@ -740,6 +744,7 @@ int main(int argc, char** argv) {
     if (seed_option->count()) run_options.seed = run_seed;
     if (probe_rows_option->count()) run_options.probe_rows = run_probe_rows;
     if (!args.config.empty()) run_options.config = args.config;
+    run_options.workgroup_size = args.workgroup_size;
     return run_file(run_path, options, run_options, std::cout, std::cerr);
   }
   if (reflect->parsed() || translate->parsed()) {

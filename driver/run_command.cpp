@@ -11,6 +11,7 @@
 #include "driver/lint.h"
 #include "driver/option_lists.h"
 #include "driver/probe_report.h"
+#include "driver/specialization.h"
 #include "reflect/reflection.h"
 #include "runner/harness.h"
 #include "runner/manifest.h"
@@ -110,7 +111,7 @@ struct Kernel {
 };
 
 std::optional<Kernel> load_kernel(const std::string& path, const CompileOptions& compile_options,
-                                  std::ostream& err) {
+                                  const Specialization& host, std::ostream& err) {
   auto fail = [&](const std::string& reason) -> std::optional<Kernel> {
     input_error(err, path, reason);
     return std::nullopt;
@@ -124,7 +125,8 @@ std::optional<Kernel> load_kernel(const std::string& path, const CompileOptions&
   if (!text) return fail(read_error.reason);
   SourceCache sources;
   LoadOptions load = driver_load_options();
-  load.normalize = false;  // a run runs the kernel as compiled
+  load.normalize = false;  // a run runs the kernel as compiled, with what the host sets
+  load.specializer = make_specializer(host);
   LoadedShader shader = load_shader(ShaderInput{path, *text, *language}, compile_options, sources, load);
   if (shader.non_compute_stage) return fail(fmt::format("not a compute shader ({} stage)", *shader.non_compute_stage));
   if (!shader.compiled) {
@@ -134,6 +136,7 @@ std::optional<Kernel> load_kernel(const std::string& path, const CompileOptions&
   }
   if (!shader.valid) {
     if (!shader.diagnostics.empty()) return fail("invalid SPIR-V: " + shader.diagnostics.front().message);
+    if (!shader.notes.empty() && shader.notes.front().not_analyzed) return fail(shader.notes.front().message);
     return fail(shader.notes.empty() ? "invalid SPIR-V" : shader.notes.front().message);
   }
   std::string error;
@@ -337,7 +340,9 @@ int run_file(const std::string& path, const CompileOptions& compile_options, con
   if (!*manifest && !options.shape.empty()) {
     return input_error(err, path, "--shape needs a [[kernel]] table for the file in klint.toml");
   }
-  std::optional<Kernel> kernel = load_kernel(path, compile_options, err);
+  std::optional<Specialization> host = command_line_specialization({}, options.workgroup_size, "", &error);
+  if (!host) return input_error(err, path, error);
+  std::optional<Kernel> kernel = load_kernel(path, compile_options, *host, err);
   if (!kernel) return kExitUsage;
   if (std::optional<int> code = attach_probes(path, options, *kernel, err)) return *code;
   if (*manifest && !shape_to_run(**manifest, options.shape, settings.shape, &error)) {

@@ -21,6 +21,10 @@ struct RunOptions {
   std::string grid;              // X[,Y[,Z]] workgroups, as typed; "": the manifest's, else 1,1,1
   std::string shape;             // --shape NAME=VALUE,...: one shape of the manifest; "": its every shape
   std::string specialization;    // --specialization CONSTANT=VALUE,...: by constant_id or name, over the manifest's
+  // --workgroup-size X[,Y[,Z]], as typed: the size the host gives a kernel
+  // that declares none, or the dimensions a specialization constant sets, as
+  // the lint's --workgroup-size gives it; "": the kernel's own.
+  std::string workgroup_size;
   std::optional<std::string> config;  // --config: the klint.toml to read instead of the nearest one
   bool shadow = false;  // --shadow: run instrumented, print races, unwritten reads, indices out of range
   bool time = false;    // --time: print how long the dispatch took

@@ -61,9 +61,21 @@ constexpr RuleDescription kInvalidSpirvDescription{
 ## What it finds
 A `.spv` file that is not a SPIR-V binary (bad magic number, truncated), a
 `.spvasm` file the SPIRV-Tools assembler rejects, and any module, compiled or
-given, that the SPIRV-Tools validator rejects for the `--target-env`. The
-validator's own message is kept, including its `VUID-...` reference where it
-names one.
+given, that the SPIRV-Tools validator rejects for its target environment.
+The validator's own message is kept, including its `VUID-...` reference where
+it names one; the instruction it blames is a note, and in SPIR-V assembly the
+ids read as the text names them (`%bad`), not by the numbers the assembler gave
+them.
+
+The target environment is `--target-env` (or `target-env` in klint.toml) when
+given. Otherwise GLSL and HLSL are compiled and validated for `vulkan1.3`, and
+a `.spv` or `.spvasm` for the oldest Vulkan version that takes its SPIR-V
+version: 1.0 for `vulkan1.0`, 1.1 to 1.3 for `vulkan1.1`, 1.4 and 1.5 for
+`vulkan1.2`, 1.6 for `vulkan1.3`. So glslc's default output, SPIR-V 1.0 with
+`BufferBlock` storage buffers, is judged by Vulkan 1.0's rules. SPIR-V
+assembly takes its version from the `; Version: 1.0` comment that spirv-dis
+and `glslc -S` write at its top (else from the environment). A note on each
+finding names the environment and why it was that one.
 
 Three things are not this finding, because the shader is not what is wrong;
 each is one note on the file, and klint analyzes the module:

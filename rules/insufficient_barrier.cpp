@@ -508,7 +508,7 @@ class InsufficientBarrier final : public Rule {
   static void report_barrier(const Module& module, Language language, BarrierKind kind,
                              const ir::Instruction& barrier, uint32_t block, size_t index, const Crossing& crossing,
                              Reporter& report) {
-    std::string variable = module.name(crossing.write.variable);
+    std::string variable = module.variable_name(crossing.write.variable);
     auto function = barrier_function(module, barrier, language);
     Location at = module.location(barrier);
     if (function) at.token = *function;

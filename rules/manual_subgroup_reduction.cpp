@@ -328,7 +328,7 @@ class ManualSubgroupReduction final : public Rule {
   static void report_tree(const Module& module, const ir::Function& function, const Tree& tree,
                           const TreeShape& shape, bool clustered, Reporter& report) {
     const ReductionStep& first = tree.steps.front();
-    std::string variable = module.name(first.store->variable);
+    std::string variable = module.variable_name(first.store->variable);
     OperatorNames op = names(first.op);
     bool hlsl = module.is_hlsl();
     std::string operation = hlsl ? std::string(op.hlsl) : fmt::format("subgroup{}", op.glsl);

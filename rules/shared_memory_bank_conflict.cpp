@@ -165,60 +165,10 @@ Conflict subgroup_conflict(const std::vector<std::optional<int64_t>>& offsets, s
   return worst;
 }
 
-// The variable `for (uint j = ...` or `for (j = ...` names, first on the line.
-// By hand, not std::regex: compiling that pattern took 7 % of klint's
-// time on a ggml kernel. Words and spaces here cannot end early and still
-// match, so reading each to its end finds what the pattern
-// for\s*\(\s*(?:\w+\s+)?(\w+)\s*= would.
-std::optional<std::string> for_counter(std::string_view line) {
-  auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; };
-  auto skip = [&](size_t at, auto&& in_class) {
-    while (at < line.size() && in_class(line[at])) ++at;
-    return at;
-  };
-  for (size_t start = line.find("for"); start != std::string_view::npos; start = line.find("for", start + 1)) {
-    size_t at = skip(start + 3, is_space);
-    if (at >= line.size() || line[at] != '(') continue;
-    size_t first = skip(at + 1, is_space);
-    size_t first_end = skip(first, is_word);
-    if (first_end == first) continue;
-    size_t after_spaces = skip(first_end, is_space);
-    // `type name =`
-    size_t second_end = skip(after_spaces, is_word);
-    if (after_spaces > first_end && second_end > after_spaces) {
-      size_t equals = skip(second_end, is_space);
-      if (equals < line.size() && line[equals] == '=') {
-        return std::string(line.substr(after_spaces, second_end - after_spaces));
-      }
-    }
-    // `name =`
-    if (after_spaces < line.size() && line[after_spaces] == '=') {
-      return std::string(line.substr(first, first_end - first));
-    }
-  }
-  return std::nullopt;
-}
-
-// The name of a loop's counter: its OpName, or the variable the source's
-// `for (uint j = ...` declares on the loop's line.
-std::string counter_name(const Module& module, const SourceText& source, uint32_t phi) {
-  std::string name = module.name(phi);
-  if (!name.empty() && name[0] != '%') return name;
-  const ir::Instruction* def = module.def(phi);
-  const ir::Block* header = def ? module.block_of(*def) : nullptr;
-  if (!header || !header->merge()) return "the loop counter";
-  Location at = module.nearest_location(*header->merge());
-  const std::vector<std::string>* lines = source.lines(at.file);
-  if (!lines || at.line == 0 || at.line >= lines->size()) return "the loop counter";
-  return for_counter((*lines)[at.line]).value_or("the loop counter");
-}
-
 std::string assignment_text(const Module& module, const Assignment& loop_values) {
-  SourceText source = source_text(module);
   std::string text;
   for (const auto& [symbol, value] : loop_values) {
-    text += fmt::format("{}{} = {}", text.empty() ? " when " : ", ", counter_name(module, source, symbol.id), value);
+    text += fmt::format("{}{} = {}", text.empty() ? " when " : ", ", value_name(module, symbol.id), value);
   }
   return text;
 }

@@ -453,7 +453,7 @@ class SubgroupCountAssumed final : public Rule {
 
   static std::string read_message(const Module& module, const Workgroup& workgroup, const PerSubgroupArray& array,
                                   bool loop, std::optional<uint64_t> bound, const Failures& mismatched) {
-    std::string name = module.name(array.variable);
+    std::string name = module.variable_name(array.variable);
     if (!bound) {
       return fmt::format("each lane reads one element of '{}', as if there were as many subgroups as lanes, which "
                          "does not hold on {}",
@@ -499,7 +499,7 @@ class SubgroupCountAssumed final : public Rule {
       if (count && count->slots > guard.bound && !overrun.count(target)) dropped.emplace_back(target, *count);
     }
     if (dropped.empty()) return;
-    std::string name = module.name(array.variable);
+    std::string name = module.variable_name(array.variable);
     report.at(module.nearest_location(*guard.first),
               fmt::format("only subgroups below {} store to '{}'; the results of the others are dropped {}",
                           guard.bound, name, where(array.index, dropped)))
@@ -511,7 +511,7 @@ class SubgroupCountAssumed final : public Rule {
   static void report_overrun(const Module& module, const Workgroup& workgroup, const PerSubgroupArray& array,
                              const SubgroupIndex& index, const ir::Instruction& chain, uint64_t length, const Failures& failures,
                              Reporter& report) {
-    std::string name = module.name(array.variable);
+    std::string name = module.variable_name(array.variable);
     uint64_t needed = 0;
     for (const auto& failure : failures) needed = std::max(needed, failure.second.slots);
     std::string message =

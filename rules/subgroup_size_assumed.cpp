@@ -179,7 +179,7 @@ void explain_use(const Module& module, DiagnosticBuilder& diagnostic, const Subg
     case SubgroupUse::Kind::Index:
       diagnostic.note(*use.at, use.result == nullptr
                                    ? fmt::format("the result indexes '{}', which holds subgroup results",
-                                                 module.name(use.variable))
+                                                 module.variable_name(use.variable))
                                    : std::string("the result indexes where a subgroup result is stored"));
       break;
     case SubgroupUse::Kind::Guard:

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -188,6 +190,26 @@ std::optional<Found> find_witness(RunEvidence evidence, const Covered& lines, co
   return std::nullopt;
 }
 
+// Words joined into one POSIX shell command: a word of other characters than
+// these is single-quoted, its own single quotes as '\''.
+std::string shell_words(const std::vector<std::string>& words) {
+  auto plain = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_@%+=:,./-", c) != nullptr;
+  };
+  std::string out;
+  for (const std::string& word : words) {
+    if (!out.empty()) out += ' ';
+    if (!word.empty() && std::all_of(word.begin(), word.end(), plain)) {
+      out += word;
+      continue;
+    }
+    out += '\'';
+    for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    out += '\'';
+  }
+  return out;
+}
+
 std::string grid_text(const std::array<uint32_t, 3>& grid) {
   return fmt::format("{},{},{}", grid[0], grid[1], grid[2]);
 }
@@ -208,11 +230,11 @@ struct Setup {
 // Runs the kernel of one file in the setups a confirmation tries.
 class Confirmer {
  public:
-  Confirmer(const std::vector<uint32_t>& spirv, const ModuleOrigin& origin, spv_target_env target_env,
+  Confirmer(const std::vector<uint32_t>& spirv, const ModuleOrigin& origin, const LoadedShader& shader,
             const reflect::ModuleReflection& module, const reflect::EntryPoint& entry, const KernelManifest* manifest,
             const ConfirmOptions& options)
-      : spirv_(spirv), origin_(origin), path_(origin.path), target_env_(target_env), module_(module), entry_(entry),
-        manifest_(manifest), options_(options) {
+      : spirv_(spirv), origin_(origin), path_(origin.path), compile_(shader.options), target_env_(shader.target_env()),
+        module_(module), entry_(entry), manifest_(manifest), options_(options) {
     seed_ = options.seed.value_or(manifest ? manifest->seed : 1);
     // The workgroup's dimensions that a specialization constant sets and the
     // manifest leaves alone: confirming runs may vary those.
@@ -378,39 +400,94 @@ class Confirmer {
     return out;
   }
 
-  // The `klint run` command that shows the witness again.
-  std::string replay(const Shape& shape, const Harness& harness, const Found& found,
-                     bool lavapipe) const {
-    std::string command = "klint run";
-    if (found.sizes.size() == 1) command += " --shadow";
+  // The `klint run` command that shows the witness again, from the folder
+  // klint ran in: the setup, and everything that made the module the runs
+  // ran (compile options, what the lint gave the pipeline, the manifest's
+  // klint.toml), quoted for a POSIX shell.
+  std::string replay(const Shape& shape, const Harness& harness, const Found& found, bool lavapipe) const {
+    std::vector<std::string> words{"klint", "run"};
+    if (found.sizes.size() == 1) words.emplace_back("--shadow");
     if (!shape.empty()) {
       std::vector<std::string> values;
       for (const auto& [name, value] : shape) values.push_back(name + "=" + to_string(value));
-      command += fmt::format(" --shape {}", fmt::join(values, ","));
+      words.insert(words.end(), {"--shape", fmt::format("{}", fmt::join(values, ","))});
     }
-    command += fmt::format(" --grid {} --seed {}", grid_text(harness.grid), seed_);
+    words.insert(words.end(), {"--grid", grid_text(harness.grid), "--seed", std::to_string(seed_)});
+    // The lint's constants first: the workgroup the runs shrank to wins.
     std::vector<std::string> constants;
-    for (const auto& [id, value] : specialized_workgroup(harness, false)) constants.push_back(fmt::format("{}={}", id, value));
-    if (!constants.empty()) command += fmt::format(" --specialization {}", fmt::join(constants, ","));
-    if (options_.device_index) command += fmt::format(" --device {}", *options_.device_index);
-    command += " " + path_;
+    for (const auto& [key, value] : options_.linted_with.specialization) {
+      constants.push_back(key + "=" + to_string(value));
+    }
+    for (const auto& [id, value] : specialized_workgroup(harness, false)) {
+      constants.push_back(fmt::format("{}={}", id, value));
+    }
+    if (!constants.empty()) {
+      words.insert(words.end(), {"--specialization", fmt::format("{}", fmt::join(constants, ","))});
+    }
+    if (const auto& size = options_.linted_with.workgroup_size) {
+      words.insert(words.end(), {"--workgroup-size", grid_text(*size)});
+    }
+    if (options_.device_index) words.insert(words.end(), {"--device", std::to_string(*options_.device_index)});
+    if (manifest_) words.insert(words.end(), {"--config", manifest_->config_path});
+    for (const std::string& dir : compile_.include_dirs) words.insert(words.end(), {"-I", dir});
+    for (const auto& [name, value] : compile_.defines) {
+      words.push_back("-D" + name + (value.empty() ? "" : "=" + value));
+    }
+    if (compile_.target_env) words.insert(words.end(), {"--target-env", std::string(to_string(*compile_.target_env))});
+    if (compile_.force_compute) words.emplace_back("-fshader-stage=compute");
+    if (compile_.entry_point != CompileOptions{}.entry_point) {
+      words.insert(words.end(), {"--entry", compile_.entry_point});
+    }
+    words.push_back(path_);
+    const std::string command = shell_words(words);
     if (!lavapipe) return command;
     std::vector<std::string> runs;
     for (uint32_t size : found.sizes) runs.push_back(fmt::format("LP_NATIVE_VECTOR_WIDTH={} {}", size * 32, command));
     return fmt::format("{}", fmt::join(runs, " ; "));
   }
 
-  // A [[kernel]] table for the setup that showed the finding, with every
-  // expression evaluated at its shape, to replay with --confirm --config.
-  std::string reproducer(const Diagnostic& d, const Shape& shape, const Harness& harness,
-                         const Found& found) const {
-    std::string text = fmt::format(
-        "# klint reproducer: {} at {}:{}\n# {}\n# replay: klint --confirm --config THIS_FILE "
-        "--select {} {}\n[[kernel]]\nfile = {}\nentry-point = {}\ngrid = [{}, {}, {}]\n"
-        "seed = {}\n",
-        d.rule->id, d.location.file, d.location.line, found.summary, d.rule->id, path_,
-        quoted(std::filesystem::absolute(path_).string()), quoted(entry_.name), harness.grid[0], harness.grid[1],
-        harness.grid[2], seed_);
+  // A klint.toml for the setup that showed the finding, written to `file`:
+  // the settings that made the module (as klint.toml keys) and a [[kernel]]
+  // table with every expression evaluated at its shape, to replay with
+  // --confirm --config. Its paths are relative to its own folder, so that it
+  // replays wherever the tree it sits in is copied.
+  std::string reproducer(const Diagnostic& d, const Shape& shape, const Harness& harness, const Found& found,
+                         const std::filesystem::path& file) const {
+    const std::filesystem::path dir = std::filesystem::absolute(file).parent_path();
+    auto relative = [&](const std::string& path) {
+      return std::filesystem::absolute(path).lexically_normal().lexically_relative(dir).generic_string();
+    };
+    std::vector<std::string> command{"klint",    "--confirm", "--config", file.filename().string(),
+                                     "--select", std::string(d.rule->id)};
+    if (compile_.force_compute) command.emplace_back("-fshader-stage=compute");
+    command.push_back(relative(path_));
+    std::string text = fmt::format("# klint reproducer: {} at {}:{}\n# {}\n# replay, in this file's folder: {}\n",
+                                   d.rule->id, d.location.file, d.location.line, found.summary, shell_words(command));
+    auto strings = [&](const char* key, const std::vector<std::string>& items) {
+      std::vector<std::string> out;
+      for (const std::string& item : items) out.push_back(quoted(item));
+      if (!out.empty()) text += fmt::format("{} = [{}]\n", key, fmt::join(out, ", "));
+    };
+    std::vector<std::string> dirs, defines;
+    for (const std::string& include : compile_.include_dirs) dirs.push_back(relative(include));
+    for (const auto& [name, value] : compile_.defines) defines.push_back(value.empty() ? name : name + "=" + value);
+    strings("include-dirs", dirs);
+    strings("defines", defines);
+    if (compile_.entry_point != CompileOptions{}.entry_point) {
+      text += "entry-point = " + quoted(compile_.entry_point) + "\n";
+    }
+    if (compile_.target_env) text += "target-env = " + quoted(std::string(to_string(*compile_.target_env))) + "\n";
+    std::vector<std::string> linted;
+    for (const auto& [key, value] : options_.linted_with.specialization) {
+      linted.push_back(fmt::format("{} = {}", quoted(key), to_string(value)));
+    }
+    if (!linted.empty()) text += fmt::format("specialization = {{ {} }}\n", fmt::join(linted, ", "));
+    if (const auto& size = options_.linted_with.workgroup_size) {
+      text += fmt::format("workgroup-size = [{}, {}, {}]\n", (*size)[0], (*size)[1], (*size)[2]);
+    }
+    text += fmt::format("[[kernel]]\nfile = {}\nentry-point = {}\ngrid = [{}, {}, {}]\nseed = {}\n",
+                        quoted(relative(path_)), quoted(entry_.name), harness.grid[0], harness.grid[1],
+                        harness.grid[2], seed_);
     auto table = [&](const char* key, const std::vector<ManifestSetting>& settings,
                      std::vector<std::string> entries) {
       for (const ManifestSetting& setting : settings) {
@@ -445,6 +522,7 @@ class Confirmer {
   const std::vector<uint32_t>& spirv_;
   const ModuleOrigin& origin_;
   const std::string& path_;
+  const CompileOptions& compile_;
   spv_target_env target_env_;
   const reflect::ModuleReflection& module_;
   const reflect::EntryPoint& entry_;
@@ -516,7 +594,7 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
   std::vector<Covered> lines;
   for (size_t i : pending) lines.push_back(covered(*findings[i], module, by_ordinal));
 
-  const Confirmer confirmer(spirv, origin, shader.target_env(), *reflection, *entry, manifest, options);
+  const Confirmer confirmer(spirv, origin, shader, *reflection, *entry, manifest, options);
   std::vector<Shape> shapes;
   if (manifest) {
     for (size_t i = 0; i < manifest->matrix.size(); ++i) shapes.push_back(shape_at(*manifest, i));
@@ -571,7 +649,7 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
         std::error_code ec;
         std::filesystem::create_directories(options.reproducers, ec);
         std::ofstream out(file);
-        out << confirmer.reproducer(d, small_setup.shape, small, *found);
+        out << confirmer.reproducer(d, small_setup.shape, small, *found, file);
         c.details.push_back(out ? "reproducer: " + file.string() : "cannot write the reproducer " + file.string());
       }
       for (const std::string& guess : small.guesses) c.details.push_back("guessed: " + guess);

@@ -3,21 +3,34 @@
 // verdict (Confirmation).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "analyzer/diagnostic.h"
 #include "analyzer/module.h"
+#include "runner/expression.h"
 #include "runner/manifest.h"
 #include "validate/loaded_shader.h"
 
 namespace klint::runner {
 
+// What the lint gave the pipeline beyond the module (the driver's
+// Specialization), which the runs ran with and a replay must give again: the
+// constants it set, by name or constant_id as given, in order of precedence,
+// and the workgroup size it gave (--workgroup-size).
+struct LintedWith {
+  std::vector<std::pair<std::string, Number>> specialization;
+  std::optional<std::array<uint32_t, 3>> workgroup_size;
+};
+
 struct ConfirmOptions {
+  LintedWith linted_with;
   double timeout_seconds = 10;
   std::optional<uint32_t> device_index;
   std::optional<uint64_t> seed;  // nullopt: the manifest's, else 1

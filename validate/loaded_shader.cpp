@@ -18,22 +18,43 @@ Diagnostic invalid_spirv(Location location, std::string message) {
   return Diagnostic{&kInvalidSpirv, Severity::Error, std::move(message), std::move(location), {}, {}};
 }
 
-// The validator's message on one line: it puts the instruction it blames on
-// lines of its own.
-std::string one_line(const std::string& message) {
-  const size_t newline = message.find('\n');
-  if (newline == std::string::npos) return message;
-  std::string rest;
-  for (size_t at = newline; at < message.size(); ++at) {
-    const char c = message[at];
-    if (c == '\n' || c == ' ') {
-      if (!rest.empty() && rest.back() != ' ') rest += ' ';
-    } else {
-      rest += c;
-    }
+// How a module of SPIR-V assembly spells the ids it defines: the `%name`
+// that opens the text line of the instruction defining each (the assembler
+// numbers a name where it first meets it; the line says which name it was).
+IdSpellings assembly_spellings(const ir::Module& module, std::string_view text, const std::vector<uint32_t>& lines) {
+  std::vector<std::string_view> by_line{{}};
+  for (size_t begin = 0; begin <= text.size();) {
+    const size_t end = std::min(text.find('\n', begin), text.size());
+    by_line.push_back(text.substr(begin, end - begin));
+    begin = end + 1;
   }
-  while (!rest.empty() && rest.back() == ' ') rest.pop_back();
-  return rest.empty() ? message.substr(0, newline) : fmt::format("{}, in `{}`", message.substr(0, newline), rest);
+  IdSpellings spellings;
+  size_t ordinal = 0;
+  module.for_each_instruction([&](const ir::Instruction& instruction) {
+    const uint32_t line = ordinal < lines.size() ? lines[ordinal] : 0;
+    ++ordinal;
+    if (!instruction.result_id() || line == 0 || line >= by_line.size()) return;
+    std::string_view words = by_line[line];
+    words.remove_prefix(std::min(words.find_first_not_of(" \t"), words.size()));
+    const std::string_view name = words.substr(0, words.find_first_of(" \t="));
+    if (name.size() > 1 && name.front() == '%') spellings.emplace(instruction.result_id(), name);
+  });
+  return spellings;
+}
+
+// Which environment validated the module, and why that one: a note on each
+// invalid-spirv finding, since what is valid depends on it.
+std::string environment_note(const LoadedShader& shader, Language language, uint32_t version) {
+  const std::string_view env = to_string(shader.env);
+  if (shader.options.target_env) {
+    return fmt::format("klint validated it for {}, as --target-env or klint.toml says", env);
+  }
+  if (language != Language::SpirvBinary && language != Language::SpirvAssembly) {
+    return fmt::format("klint validated it for {}, its default (--target-env chooses another)", env);
+  }
+  return fmt::format("klint validated it for {}, the oldest Vulkan version that takes SPIR-V {}.{} "
+                     "(--target-env chooses another)",
+                     env, version >> 16 & 0xff, version >> 8 & 0xff);
 }
 
 // Gives every instruction of an assembled module an OpLine naming its line in
@@ -154,7 +175,11 @@ std::optional<ir::Module> copy_conversions(CompiledShader& compiled, const ir::M
 
 // Decodes, validates and normalizes what the compiler gave; `shader` has
 // everything but the module's parts already.
-void load_compiled(CompiledShader& compiled, Language language, const LoadOptions& load, LoadedShader& shader) {
+void load_compiled(CompiledShader& compiled, const ShaderInput& input, const LoadOptions& load, LoadedShader& shader) {
+  const Language language = input.language;
+  const bool is_spirv = language == Language::SpirvBinary || language == Language::SpirvAssembly;
+  const uint32_t version = compiled.spirv.size() > 1 ? compiled.spirv[1] : 0;
+  shader.env = shader.options.target_env.value_or(is_spirv ? target_env_for_spirv(version) : kDefaultTargetEnv);
   const spv_target_env env = shader.target_env();
   ir::DecodeError decode_error;
   std::optional<ir::Module> original = ir::decode(compiled.spirv, &decode_error);
@@ -170,14 +195,20 @@ void load_compiled(CompiledShader& compiled, Language language, const LoadOption
     return;
   }
 
-  std::vector<ValidationMessage> messages = validate_spirv(compiled.spirv, env);
+  // Assembly is shown with the names its text gives ids, not SPIRV-Tools' own.
+  IdSpellings spellings;
+  if (language == Language::SpirvAssembly && !compiled.assembly_lines.empty()) {
+    spellings = assembly_spellings(*original, input.text, compiled.assembly_lines);
+  }
+  const IdNames names = spellings.empty() ? IdNames::Friendly : IdNames::Numbers;
+  std::vector<ValidationMessage> messages = validate_spirv(compiled.spirv, env, BlockLayout::Default, names);
   if (has_error(messages)) {
     // Which block layouts a device takes is a feature the host enables, as it
     // does a capability (docs/portability.md): klint validates the rest.
     const LoadNote scalar_layout{
         "the module's block layout needs the scalarBlockLayout feature (Vulkan 1.2, VK_EXT_scalar_block_layout); "
         "klint validated it with that feature"};
-    const bool from_source = language != Language::SpirvBinary && language != Language::SpirvAssembly;
+    const bool from_source = !is_spirv;
     if (!has_error(validate_spirv(compiled.spirv, env, BlockLayout::Scalar))) {
       messages.clear();
       shader.notes.push_back(scalar_layout);
@@ -203,12 +234,33 @@ void load_compiled(CompiledShader& compiled, Language language, const LoadOption
       if (message.instruction > 0 && message.instruction <= by_ordinal.size()) {
         location = module.location(*by_ordinal[message.instruction - 1]);
       }
-      shader.diagnostics.push_back(invalid_spirv(std::move(location), one_line(message.message)));
+      // The validator puts the instruction it blames on lines of its own: a
+      // note, not a newline in the message.
+      const ValidatorText text = split_message(message.message, spellings);
+      Diagnostic finding = invalid_spirv(location, printable(text.reason));
+      // A location without a line already shows the disassembled instruction.
+      if (!text.instruction.empty() && location.has_line()) {
+        finding.notes.push_back({location, printable(fmt::format("the instruction: {}", text.instruction))});
+      }
+      finding.notes.push_back({Location{location.file, location.line}, environment_note(shader, language, version)});
+      shader.diagnostics.push_back(std::move(finding));
     }
     return;
   }
   shader.valid = true;
   if (!load.normalize) {
+    // A run runs the words as compiled, with what the host sets.
+    if (load.specializer) {
+      ModuleOrigin origin{shader.path, compiled.assembly_lines, compiled.workgroup_size_declared};
+      std::vector<std::string> notes;
+      std::optional<std::string> error = load.specializer(compiled.spirv, env, origin, notes);
+      for (std::string& note : notes) shader.notes.push_back({printable(note)});
+      if (error) {
+        shader.valid = false;
+        shader.notes.insert(shader.notes.begin(), {printable(*error), true});
+        return;
+      }
+    }
     shader.words = std::move(compiled.spirv);
     shader.assembly_lines = std::move(compiled.assembly_lines);
     return;
@@ -291,7 +343,7 @@ LoadedShader load_shader(const ShaderInput& input, const CompileOptions& options
   shader.non_compute_stage = std::move(compiled.non_compute_stage);
   shader.compiled = compiled.ok;
   if (shader.non_compute_stage || !compiled.ok) return shader;
-  load_compiled(compiled, input.language, load, shader);
+  load_compiled(compiled, input, load, shader);
   return shader;
 }
 

@@ -52,7 +52,7 @@ using ShaderSpecializer = std::function<std::optional<std::string>(
 struct LoadOptions {
   ShaderCompiler compiler;      // empty: compile() in this process
   ShaderNormalizer normalizer;  // empty: normalize()
-  ShaderSpecializer specializer;  // empty: the module's own defaults; applied only when normalizing
+  ShaderSpecializer specializer;  // empty: the module's own defaults
   // Reflection and runs need the validated words alone; linting and
   // confirming need the normalized module, and then the words only when asked
   // (each copy of a large module is tens of megabytes).
@@ -71,6 +71,10 @@ struct LoadNote {
 struct LoadedShader {
   std::string path;
   CompileOptions options;
+  // The environment the module is validated, normalized and run in:
+  // options.target_env where given, else for SPIR-V the one its version was
+  // made for (target_env_for_spirv), else kDefaultTargetEnv.
+  TargetEnv env = kDefaultTargetEnv;
   // The main file first, then every file it included.
   std::vector<std::string> files;
   // Their texts, as the compiler read them: the SourceCache the shader was
@@ -78,13 +82,13 @@ struct LoadedShader {
   std::vector<const SourceFile*> texts;
   // Set when the shader is not a compute shader; nothing else is then made.
   std::optional<std::string> non_compute_stage;
-  // compile-error and invalid-spirv findings (the validator's messages of
-  // options.target_env, at the instruction they blame).
+  // compile-error and invalid-spirv findings (the validator's messages in
+  // `env`, at the instruction they blame).
   std::vector<Diagnostic> diagnostics;
   std::vector<LoadNote> notes;
   // The compiler made a module (compile-error findings otherwise).
   bool compiled = false;
-  // Compiled, decoded and valid in options.target_env.
+  // Compiled, decoded and valid in `env`.
   bool valid = false;
   // The validated words, when LoadOptions did not normalize (as compiled) or
   // asked to keep them (SPIR-V assembly's text lines then attached as OpLine,
@@ -100,7 +104,7 @@ struct LoadedShader {
   // failed (a note says so). Its Module::location maps instructions to source.
   std::unique_ptr<Module> module;
 
-  spv_target_env target_env() const { return to_spv_env(options.target_env); }
+  spv_target_env target_env() const { return to_spv_env(env); }
   // Where `words` came from, for their locations.
   ModuleOrigin words_origin() const { return ModuleOrigin{path, assembly_lines}; }
   // The words `module` encodes to: what a run of the analyzed module takes.

@@ -1,5 +1,7 @@
 #include "rules/support/loop_counter.h"
 
+#include "analyzer/source_names.h"
+
 namespace klint {
 
 std::string counter_name(const Module& module, const Induction& variable) {
@@ -10,7 +12,7 @@ std::string counter_name(const Module& module, const Induction& variable) {
     std::string name = module.name(pointer->result_id());
     if (!name.empty() && name[0] != '%') return name;
   }
-  return "";
+  return loop_counter_name(module, source_text(module), variable.phi);
 }
 
 }  // namespace klint

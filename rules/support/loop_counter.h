@@ -9,7 +9,8 @@
 namespace klint {
 
 // The name of the local variable a loop counter is, from the store glslang
-// keeps of its update; empty when there is none.
+// keeps of its update, else as the source's `for` names it
+// (loop_counter_name); empty when neither says.
 std::string counter_name(const Module& module, const Induction& variable);
 
 }  // namespace klint

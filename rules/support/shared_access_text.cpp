@@ -2,6 +2,8 @@
 
 #include <fmt/core.h>
 
+#include "analyzer/source_names.h"
+
 namespace klint {
 
 std::string element_text(const Module& module, uint32_t variable, int64_t offset) {
@@ -63,7 +65,7 @@ std::string iteration_text(const Module& module, const Collision& collision) {
   for (const auto& [symbol, value] : collision.second.loop_values) {
     for (const auto& [first_symbol, first_value] : collision.first.loop_values) {
       if (first_symbol == symbol && first_value != value) {
-        text += fmt::format("{}{} = {} there", text.empty() ? " with " : ", ", module.name(symbol.id), value);
+        text += fmt::format("{}{} = {} there", text.empty() ? " with " : ", ", value_name(module, symbol.id), value);
       }
     }
   }

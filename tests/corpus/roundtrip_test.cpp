@@ -27,7 +27,8 @@ TEST_P(RoundTrip, ReencodesIdentically) {
   EXPECT_EQ(ir::encode(*module), compiled.spirv);
 
   std::string why;
-  auto normalized = normalize(compiled.spirv, to_spv_env(fixture.options.compile.target_env), &why);
+  const spv_target_env env = to_spv_env(fixture.options.compile.target_env.value_or(kDefaultTargetEnv));
+  auto normalized = normalize(compiled.spirv, env, &why);
   ASSERT_TRUE(normalized) << why;
   auto again = ir::decode(*normalized, &error);
   ASSERT_TRUE(again) << error.message;
@@ -96,7 +97,8 @@ TEST_P(RoundTrip, StaysValidWithADebugBufferAdded) {
   add_debug_store(*module);
   std::vector<uint32_t> changed = ir::encode(*module);
   EXPECT_NE(changed, compiled.spirv);
-  for (const ValidationMessage& m : validate_spirv(changed, to_spv_env(fixture.options.compile.target_env))) {
+  const spv_target_env env = to_spv_env(fixture.options.compile.target_env.value_or(kDefaultTargetEnv));
+  for (const ValidationMessage& m : validate_spirv(changed, env)) {
     ADD_FAILURE() << "instruction " << m.instruction << ": " << m.message;
   }
 }

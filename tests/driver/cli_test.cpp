@@ -291,6 +291,49 @@ OpFunctionEnd
   EXPECT_EQ(text.err.find("source lines"), std::string::npos) << text.err;
 }
 
+// A binary's version says which Vulkan it was made for: glslc's default
+// SPIR-V 1.0 is validated for Vulkan 1.0, and the finding says so; the
+// environment --target-env names wins.
+TEST_F(BadInput, SpirvIsValidatedForTheVulkanOfItsVersion) {
+  const char* assembly = R"(OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 64 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%float = OpTypeFloat 32
+%uint = OpTypeInt 32 0
+%uint_ptr = OpTypePointer Function %uint
+%float_1 = OpConstant %float 1
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%counter = OpVariable %uint_ptr Function
+OpStore %counter %float_1
+OpReturn
+OpFunctionEnd
+)";
+  std::vector<uint32_t> words;
+  ASSERT_TRUE(spvtools::SpirvTools(SPV_ENV_UNIVERSAL_1_0).Assemble(assembly, &words));
+  write("v10.spv", std::string(reinterpret_cast<const char*>(words.data()), words.size() * 4));
+  auto notes_of = [&](const std::vector<std::string>& args) {
+    KlintRun run = klint(args);
+    EXPECT_EQ(run.exit_code, 1) << run.out << run.err;
+    const nlohmann::json report = nlohmann::json::parse(run.out, nullptr, false);
+    std::string notes;
+    if (report.is_discarded() || report["findings"].size() != 1) return run.out;
+    for (const nlohmann::json& note : report["findings"][0]["notes"]) {
+      notes += note["message"].get<std::string>() + "\n";
+    }
+    return notes;
+  };
+  EXPECT_NE(notes_of({"--no-cache", "--format", "json", "v10.spv"})
+                .find("klint validated it for vulkan1.0, the oldest Vulkan version that takes SPIR-V 1.0"),
+            std::string::npos);
+  EXPECT_NE(notes_of({"--no-cache", "--format", "json", "--target-env", "vulkan1.2", "v10.spv"})
+                .find("klint validated it for vulkan1.2, as --target-env or klint.toml says"),
+            std::string::npos);
+}
+
 TEST_F(BadInput, VertexShaderIsSkippedWithANote) {
   write("shader.vert", "#version 450\nvoid main() { gl_Position = vec4(0.0); }\n");
   KlintRun run = lint_beside_finding("shader.vert", "not a compute shader", 1);

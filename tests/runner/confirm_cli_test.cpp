@@ -298,7 +298,9 @@ void main() {
   ASSERT_GE(details.size(), 4u) << c.dump();
   EXPECT_NE(details[0].find(", shape n=32, grid 2,1,1, seed 1"), std::string::npos) << details[0];
   EXPECT_EQ(details[1], "shrunk from shape n=1024, grid 4,1,1");
-  EXPECT_NE(details[2].find("klint run --shadow --shape n=32 --grid 2,1,1 --seed 1 stride.comp"), std::string::npos)
+  // With the klint.toml of the kernel's manifest, wherever klint run is run.
+  EXPECT_NE(details[2].find("klint run --shadow --shape n=32 --grid 2,1,1 --seed 1 --config klint.toml stride.comp"),
+            std::string::npos)
       << details[2];
   const uint32_t line = report["findings"][0]["location"]["line"];
   const std::string reproducer = "repro/stride-" + std::to_string(line) + "-grid-stride-mismatch.toml";
@@ -362,7 +364,9 @@ TEST_F(ConfirmRuns, AWorkgroupSizeThatASpecializationConstantSetsShrinksToo) {
   const nlohmann::json& r = replayed["findings"][0]["confirmation"];
   EXPECT_EQ(r["status"], "confirmed") << r.dump();
   EXPECT_NE(r["details"][0].get<std::string>().find(", grid 1,1,1, seed 1"), std::string::npos) << r.dump();
-  EXPECT_NE(r["details"][1].get<std::string>().find("--specialization 0=2 race.comp"), std::string::npos) << r.dump();
+  EXPECT_NE(r["details"][1].get<std::string>().find("--specialization 0=2 --config " + reproducer + " race.comp"),
+            std::string::npos)
+      << r.dump();
 }
 
 // What the default workgroup size does not show is looked for at half and

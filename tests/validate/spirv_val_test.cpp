@@ -90,5 +90,46 @@ TEST(Validate, EnvironmentMatters) {
       "Invalid SPIR-V binary version 1.6 for target environment SPIR-V 1.0 (under Vulkan 1.0 semantics).");
 }
 
+// The validator writes the instruction it blames on a line of its own, and
+// names ids by number where the module has no OpName for them: the reason
+// stays one line, the instruction is its own part, and ids read as the
+// assembly spells them.
+TEST(Validate, MessageSplitsIntoReasonAndInstructionWithTheUsersNames) {
+  std::string text = kBadAdd;
+  auto messages = validate_spirv(assemble(text), SPV_ENV_VULKAN_1_3, BlockLayout::Default, IdNames::Numbers);
+  ASSERT_EQ(messages.size(), 1u);
+  ASSERT_NE(messages[0].message.find('\n'), std::string::npos) << messages[0].message;
+  const ValidatorText plain = split_message(messages[0].message);
+  EXPECT_EQ(plain.reason.find('\n'), std::string::npos) << plain.reason;
+  EXPECT_FALSE(plain.reason.ends_with('.')) << plain.reason;
+  EXPECT_EQ(plain.instruction.find('\n'), std::string::npos) << plain.instruction;
+  EXPECT_NE(plain.instruction.find("OpIAdd"), std::string::npos) << plain.instruction;
+
+  ValidatorText named = split_message("OpStore Pointer <id> '9[%9]'s type does not match Object <id> '10[%10]'s type.\n"
+                                      "  OpStore %9 %10 %100\n",
+                                      {{9, "%counter"}, {10, "%bad"}});
+  EXPECT_EQ(named.reason, "OpStore Pointer <id> '%counter's type does not match Object <id> '%bad's type");
+  EXPECT_EQ(named.instruction, "OpStore %counter %bad %100");
+}
+
+// The assembler gives the module the version its header comment states
+// (`; Version: 1.0`, as spirv-dis and glslc -S write it), not the version of
+// the environment klint lints for.
+TEST(Validate, AssemblyKeepsTheVersionItsHeaderStates) {
+  std::vector<uint32_t> spirv = assemble(std::string("; SPIR-V\n; Version: 1.0\n") + kBadAdd);
+  ASSERT_GT(spirv.size(), 1u);
+  EXPECT_EQ(spirv[1], 0x10000u);
+  spirv = assemble(std::string("; SPIR-V\n; Version: 1.3\n") + kBadAdd);
+  ASSERT_GT(spirv.size(), 1u);
+  EXPECT_EQ(spirv[1], 0x10300u);
+  spirv = assemble(kBadAdd);  // no header: the default environment's, Vulkan 1.3's SPIR-V 1.6
+  ASSERT_GT(spirv.size(), 1u);
+  EXPECT_EQ(spirv[1], 0x10600u);
+  EXPECT_EQ(target_env_for_spirv(0x10000), TargetEnv::Vulkan1_0);
+  EXPECT_EQ(target_env_for_spirv(0x10300), TargetEnv::Vulkan1_1);
+  EXPECT_EQ(target_env_for_spirv(0x10500), TargetEnv::Vulkan1_2);
+  EXPECT_EQ(target_env_for_spirv(0x10600), TargetEnv::Vulkan1_3);
+}
+
 }  // namespace
 }  // namespace klint
