@@ -202,6 +202,8 @@ void Discoverer::add_argument(const std::string& path) {
   }
   // Reading a FIFO or a device would block or never end.
   if (!S_ISREG(st.st_mode)) return error(path, "not a regular file");
+  // -x says what the file is: no extension or header sniffing overrides it.
+  if (options_.language) return take(path, st, *options_.language, /*named=*/true);
   if (std::optional<Language> language = language_for_path(path, force_compute_)) {
     // -fshader-stage=compute says the file is a kernel: it is compiled as one.
     if (!force_compute_ && is_header_without_entry_point(path)) {

@@ -44,6 +44,9 @@ struct Discovery {
 // starting with '.'), which it never enters.
 struct WalkOptions {
   bool force_compute = false;  // -fshader-stage=compute
+  // -x: the language of the files named on the command line, whatever their
+  // extension (a directory walk still goes by extensions).
+  std::optional<Language> language;
   bool ignore_files = true;    // honour .gitignore and .ignore (--no-ignore: false)
   bool allow_empty = false;    // a directory without shaders is not an error (--allow-empty)
   // --exclude (replaces the configuration's `exclude`) and --extend-exclude,

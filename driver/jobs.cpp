@@ -141,7 +141,9 @@ class Planner {
            const FileSettings& settings) {
     for (auto& [width, at_width] : subgroup_width_lints(options)) {
       std::string name = variant.empty() || width.empty() ? variant + width : variant + ", " + width;
-      plan_.jobs.push_back(Job{input, at_width, std::move(name), settings.severity, settings_key(at_width)});
+      // The language is keyed too: -x and --commands' -x read one file as another language.
+      std::string key = settings_key(at_width) + '\n' + std::to_string(static_cast<int>(input.language));
+      plan_.jobs.push_back(Job{input, at_width, std::move(name), settings.severity, std::move(key)});
     }
   }
 

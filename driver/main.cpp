@@ -60,6 +60,7 @@ struct Arguments {
   std::vector<std::string> include_dirs;
   std::string target_env;  // "" when not given: the configuration's, else CompileOptions' default
   std::string shader_stage;
+  std::optional<Language> language;  // -x
   std::string entry_point;  // "" when not given: the configuration's, else main
   std::vector<std::string> select;
   std::vector<std::string> ignore;
@@ -359,6 +360,7 @@ int run(const Arguments& args) {
   TextStyle err_style{use_color(args.color, STDERR_FILENO)};
   ConfigResolver configs(args.config.empty() ? std::nullopt : std::optional(args.config));
   WalkOptions walk{.force_compute = command_line->force_compute,
+                   .language = args.language,
                    .ignore_files = !args.no_ignore,
                    .allow_empty = args.allow_empty,
                    .exclude = std::nullopt,
@@ -374,7 +376,7 @@ int run(const Arguments& args) {
   }
   std::optional<StdinInput> from_stdin;
   if (!args.stdin_filename.empty()) {
-    from_stdin = read_stdin_input(args.stdin_filename, command_line->force_compute, &error);
+    from_stdin = read_stdin_input(args.stdin_filename, args.language, command_line->force_compute, &error);
     if (!from_stdin) return usage_error(error);
   }
   Discovery discovery = from_stdin ? Discovery{{from_stdin->file}, {}} : discover_inputs(args.paths, walk);
@@ -570,6 +572,14 @@ int main(int argc, char** argv) {
       ->type_name("ENV")->group(build);
   app.add_option("--fshader-stage", args.shader_stage,
                  "-fshader-stage=compute: treat files of any extension as GLSL compute shaders")->group(build);
+  add_choice<std::optional<Language>>(app, "-x", args.language,
+                                      {{"glsl", Language::Glsl},
+                                       {"hlsl", Language::Hlsl},
+                                       {"spvasm", Language::SpirvAssembly}},
+                                      "The language of the files named (and of standard input), whatever their "
+                                      "extension: glsl, hlsl or spvasm (glslc's -x)",
+                                      "LANG")
+      ->group(build);
   app.add_option("--entry", args.entry_point, "HLSL entry point (default: main)")->group(build);
   auto* rules = "Rules";
   app.add_option("--select", args.select, "Run only these rules (comma-separated ids)")->delimiter(',')->allow_extra_args(false)->group(rules);

@@ -26,8 +26,9 @@ std::optional<std::string> stdin_usage_error(const std::vector<std::string>& pat
   return std::nullopt;
 }
 
-std::optional<StdinInput> read_stdin_input(const std::string& name, bool force_compute, std::string* error) {
-  std::optional<Language> language = language_for_path(name, force_compute);
+std::optional<StdinInput> read_stdin_input(const std::string& name, std::optional<Language> language,
+                                           bool force_compute, std::string* error) {
+  if (!language) language = language_for_path(name, force_compute);
   if (!language) {
     *error = fmt::format("--stdin-filename {}: unknown file type: use -fshader-stage=compute for GLSL with other "
                          "extensions",

@@ -26,8 +26,9 @@ std::optional<std::string> stdin_usage_error(const std::vector<std::string>& pat
                                              bool commands);
 
 // Standard input, whole, as the shader `name`; nullopt with `error` for a
-// name of no language klint knows (unless force_compute) or input that
-// cannot be read.
-std::optional<StdinInput> read_stdin_input(const std::string& name, bool force_compute, std::string* error);
+// name of no language klint knows (unless `language`, from -x, or
+// force_compute says) or input that cannot be read.
+std::optional<StdinInput> read_stdin_input(const std::string& name, std::optional<Language> language,
+                                           bool force_compute, std::string* error);
 
 }  // namespace klint
