@@ -111,12 +111,14 @@ class SharedMemoryLimitsOccupancy final : public Rule {
         residency += fmt::format("{} on {}", residency.empty() ? workgroups_text(count) : std::to_string(count),
                                  fmt::join(names, ", "));
       }
-      auto diagnostic = report.at(module.location(entry.function->definition),
+      // At the largest array, the one a fix would shrink first.
+      const Location at = memory.variables.empty() ? module.location(entry.function->definition)
+                                                   : module.declaration(memory.variables.front().id);
+      auto diagnostic = report.at(at,
                                   fmt::format("{} bytes of workgroup memory let only {} stay resident per compute unit",
                                               memory.total, residency));
       for (const auto& [need, names] : by_need) {
-        diagnostic.note(module.location(entry.function->definition),
-                        fmt::format("{} {} {} resident to hide memory latency", fmt::join(names, ", "),
+        diagnostic.note(at, fmt::format("{} {} {} resident to hide memory latency", fmt::join(names, ", "),
                                     names.size() == 1 ? "needs" : "need", workgroups_text(need)));
       }
       if (!memory.variables.empty()) {

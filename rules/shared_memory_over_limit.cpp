@@ -89,7 +89,10 @@ class SharedMemoryOverLimit final : public Rule {
       WorkgroupMemory memory = workgroup_memory(module, entry);
       std::string limits = broken_limits(memory.total, options);
       if (limits.empty()) continue;
-      auto diagnostic = report.at(module.location(entry.function->definition),
+      // At the largest array, the one a fix would shrink first.
+      const Location at = memory.variables.empty() ? module.location(entry.function->definition)
+                                                   : module.declaration(memory.variables.front().id);
+      auto diagnostic = report.at(at,
                                   fmt::format("entry point '{}' uses {} of workgroup memory, over {}", entry.name,
                                               bytes_text(memory.total), limits));
       constexpr size_t kLargestShown = 3;
@@ -100,7 +103,7 @@ class SharedMemoryOverLimit final : public Rule {
                                     variable.aliased ? ", in the memory the explicit-layout blocks share" : ""));
       }
       if (!options.max_shared_memory) {
-        judge_limit(diagnostic, options, module.location(entry.function->definition), "16384 bytes");
+        judge_limit(diagnostic, options, at, "16384 bytes");
       }
       diagnostic.fix_title("use smaller tiles, or reuse one buffer in stages separated by barriers");
     }
