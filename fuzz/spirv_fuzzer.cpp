@@ -29,7 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // the scalar block layout relaxation (a device feature), or only after klint
   // stood in for instructions SPIRV-Tools does not know: the instrumented
   // module must pass as the original did, and a stood-in module is not run.
-  const spv_target_env env = to_spv_env(CompileOptions{}.target_env);
+  // The lint validated the module for the Vulkan of its version (no --target-env).
+  const spv_target_env env = to_spv_env(words.size() > 1 ? target_env_for_spirv(words[1]) : kDefaultTargetEnv);
   BlockLayout layout = BlockLayout::Default;
   if (!validate_spirv(words, env, layout).empty()) {
     layout = BlockLayout::Scalar;
