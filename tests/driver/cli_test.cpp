@@ -10,6 +10,7 @@
 #include <regex>
 #include <spirv-tools/libspirv.hpp>
 
+#include "tests/support/kernels.h"
 #include "tests/support/run.h"
 #include "tests/support/scratch.h"
 #include "validate/targets.h"
@@ -267,17 +268,7 @@ TEST_F(BadInput, SpirvWithWrongMagic) {
 // A binary module without OpLine: one note for the file says how to get
 // source lines; the same module assembled from text needs none.
 TEST_F(BadInput, SpirvWithoutLinesSaysHowToGetThem) {
-  const char* assembly = R"(OpCapability Shader
-OpMemoryModel Logical GLSL450
-OpEntryPoint GLCompute %main "main"
-OpExecutionMode %main LocalSize 64 1 1
-%void = OpTypeVoid
-%fn = OpTypeFunction %void
-%main = OpFunction %void None %fn
-%entry = OpLabel
-OpReturn
-OpFunctionEnd
-)";
+  const char* assembly = kEmptyKernelAssembly;
   std::vector<uint32_t> words;
   ASSERT_TRUE(spvtools::SpirvTools(SPV_ENV_VULKAN_1_3).Assemble(assembly, &words));
   write("bare.spv", std::string(reinterpret_cast<const char*>(words.data()), words.size() * 4));

@@ -2,6 +2,7 @@
 // standard input, whatever their extension (.fx, HLSL named .comp).
 #include <gtest/gtest.h>
 
+#include "tests/support/kernels.h"
 #include "tests/support/run.h"
 #include "tests/support/scratch.h"
 
@@ -18,20 +19,6 @@ constexpr const char* kHlslKernel =
     "    if (t.x < 16) { GroupMemoryBarrierWithGroupSync(); }\n"
     "    d[t.x] = cache[63 - t.x];\n"
     "}\n";
-
-constexpr const char* kAssembly =
-    "; SPIR-V\n"
-    "; Version: 1.0\n"
-    "               OpCapability Shader\n"
-    "               OpMemoryModel Logical GLSL450\n"
-    "               OpEntryPoint GLCompute %main \"main\"\n"
-    "               OpExecutionMode %main LocalSize 64 1 1\n"
-    "       %void = OpTypeVoid\n"
-    "         %fn = OpTypeFunction %void\n"
-    "       %main = OpFunction %void None %fn\n"
-    "      %entry = OpLabel\n"
-    "               OpReturn\n"
-    "               OpFunctionEnd\n";
 
 class LanguageOption : public ScratchDirTest {
  protected:
@@ -67,7 +54,7 @@ TEST_F(LanguageOption, HlslNamedLikeGlslAndTheCacheTellsThemApart) {
 }
 
 TEST_F(LanguageOption, AssemblyAndStandardInput) {
-  write("kernel.asm", kAssembly);
+  write("kernel.asm", kEmptyKernelAssembly);
   KlintRun run = klint({"-x", "spvasm", "kernel.asm"});
   EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
   KlintRun piped = run_klint_with_input({"--color=never", "-x", "hlsl", "--stdin-filename", "in.fx"}, kHlslKernel,

@@ -1,5 +1,6 @@
 // Small kernels the command-line tests lint: one with no finding, one with
-// exactly one (a barrier under a branch on the invocation id).
+// exactly one (a barrier under a branch on the invocation id), and the
+// smallest compute module in SPIR-V assembly, which does nothing.
 #pragma once
 
 namespace klint::testing {
@@ -17,6 +18,18 @@ void main() {
         barrier();
     }
 }
+)";
+
+inline constexpr const char* kEmptyKernelAssembly = R"(OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 64 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%main = OpFunction %void None %fn
+%entry = OpLabel
+OpReturn
+OpFunctionEnd
 )";
 
 }  // namespace klint::testing
