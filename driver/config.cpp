@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "rules/rule.h"
+#include "runner/manifest.h"
 #include "validate/targets.h"
 
 namespace klint {
@@ -42,25 +43,10 @@ bool any_matches(const std::vector<Glob>& globs, const std::string& path) {
   return std::any_of(globs.begin(), globs.end(), [&](const Glob& glob) { return glob.matches(path); });
 }
 
-std::string quote(std::string_view text) {
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') {
-      quoted += '\\';
-      quoted += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      quoted += fmt::format("\\u{:04x}", c);
-    } else {
-      quoted += c;
-    }
-  }
-  return quoted + '"';
-}
-
 template <class T, class Text>
 std::string array(const std::vector<T>& items, Text text) {
   std::string out = "[";
-  for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + quote(text(items[i]));
+  for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + runner::toml_string(text(items[i]));
   return out + "]";
 }
 
@@ -82,7 +68,7 @@ void print_specialization(std::ostream& out, const Specialization& s, bool say_d
     for (size_t i = 0; i < last.size(); ++i) {
       const std::string& key = last[i]->setting.key;
       const bool bare = std::all_of(key.begin(), key.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; });
-      out << (i ? ", " : " ") << (bare ? key : quote(key)) << " = " << runner::to_string(last[i]->setting.value);
+      out << (i ? ", " : " ") << (bare ? key : runner::toml_string(key)) << " = " << runner::to_string(last[i]->setting.value);
     }
     out << " }\n";
     for (const SpecializationOption* option : last) out << "#   " << option->origin << "\n";
@@ -96,7 +82,7 @@ void print_specialization(std::ostream& out, const Specialization& s, bool say_d
     out << "# workgroup-size: the kernel's own\n";
   }
   if (s.subgroup_size_constant) {
-    out << "subgroup-size-constant = " << quote(s.subgroup_size_constant->key) << "  # "
+    out << "subgroup-size-constant = " << runner::toml_string(s.subgroup_size_constant->key) << "  # "
         << s.subgroup_size_constant->origin << "\n";
   } else if (say_defaults) {
     out << "# subgroup-size-constant: none\n";
@@ -122,22 +108,22 @@ void print_settings(std::ostream& out, const FileSettings& s) {
     out << "targets = " << array(s.targets, same) << "\n";
   }
   if (s.target_env) {
-    out << "target-env = " << quote(to_string(*s.target_env)) << "\n";
+    out << "target-env = " << runner::toml_string(to_string(*s.target_env)) << "\n";
   } else {
     out << "# target-env: klint's default, \"vulkan1.3\" for GLSL and HLSL, the one of its version for SPIR-V\n";
   }
   if (s.entry_point) {
-    out << "entry-point = " << quote(*s.entry_point) << "\n";
+    out << "entry-point = " << runner::toml_string(*s.entry_point) << "\n";
   } else {
     out << "# entry-point: klint's default, \"main\"\n";
   }
   print_specialization(out, s.specialization, true);
   out << "\n[severity]\n";
   if (s.severity.empty()) out << "# each rule's default\n";
-  for (const auto& [rule, severity] : s.severity) out << rule->id << " = " << quote(to_string(severity)) << "\n";
+  for (const auto& [rule, severity] : s.severity) out << rule->id << " = " << runner::toml_string(to_string(severity)) << "\n";
   if (s.variants.empty()) out << "\n# variants: none, the file is linted once\n";
   for (const Variant& variant : s.variants) {
-    out << "\n[[variants]]\nname = " << quote(variant.name) << "\ndefines = " << array(variant.defines, define_text)
+    out << "\n[[variants]]\nname = " << runner::toml_string(variant.name) << "\ndefines = " << array(variant.defines, define_text)
         << "\n";
     print_specialization(out, variant.specialization, false);
   }

@@ -465,7 +465,7 @@ class Confirmer {
                                    d.rule->id, d.location.file, d.location.line, found.summary, shell_words(command));
     auto strings = [&](const char* key, const std::vector<std::string>& items) {
       std::vector<std::string> out;
-      for (const std::string& item : items) out.push_back(quoted(item));
+      for (const std::string& item : items) out.push_back(toml_string(item));
       if (!out.empty()) text += fmt::format("{} = [{}]\n", key, fmt::join(out, ", "));
     };
     std::vector<std::string> dirs, defines;
@@ -474,26 +474,26 @@ class Confirmer {
     strings("include-dirs", dirs);
     strings("defines", defines);
     if (compile_.entry_point != CompileOptions{}.entry_point) {
-      text += "entry-point = " + quoted(compile_.entry_point) + "\n";
+      text += "entry-point = " + toml_string(compile_.entry_point) + "\n";
     }
-    if (compile_.target_env) text += "target-env = " + quoted(std::string(to_string(*compile_.target_env))) + "\n";
+    if (compile_.target_env) text += "target-env = " + toml_string(to_string(*compile_.target_env)) + "\n";
     std::vector<std::string> linted;
     for (const auto& [key, value] : options_.linted_with.specialization) {
-      linted.push_back(fmt::format("{} = {}", quoted(key), to_string(value)));
+      linted.push_back(fmt::format("{} = {}", toml_string(key), to_string(value)));
     }
     if (!linted.empty()) text += fmt::format("specialization = {{ {} }}\n", fmt::join(linted, ", "));
     if (const auto& size = options_.linted_with.workgroup_size) {
       text += fmt::format("workgroup-size = [{}, {}, {}]\n", (*size)[0], (*size)[1], (*size)[2]);
     }
     text += fmt::format("[[kernel]]\nfile = {}\nentry-point = {}\ngrid = [{}, {}, {}]\nseed = {}\n",
-                        quoted(relative(path_)), quoted(entry_.name), harness.grid[0], harness.grid[1],
+                        toml_string(relative(path_)), toml_string(entry_.name), harness.grid[0], harness.grid[1],
                         harness.grid[2], seed_);
     auto table = [&](const char* key, const std::vector<ManifestSetting>& settings,
                      std::vector<std::string> entries) {
       for (const ManifestSetting& setting : settings) {
         std::string error;
         if (std::optional<Number> value = setting.value.evaluate(shape, &error)) {
-          entries.push_back(fmt::format("{} = {}", quoted(setting.name), to_string(*value)));
+          entries.push_back(fmt::format("{} = {}", toml_string(setting.name), to_string(*value)));
         }
       }
       if (!entries.empty()) text += fmt::format("{} = {{ {} }}\n", key, fmt::join(entries, ", "));
@@ -510,15 +510,6 @@ class Confirmer {
   uint64_t seed() const { return seed_; }
 
  private:
-  static std::string quoted(const std::string& text) {
-    std::string out = "\"";
-    for (char c : text) {
-      if (c == '"' || c == '\\') out += '\\';
-      out += c;
-    }
-    return out + "\"";
-  }
-
   const std::vector<uint32_t>& spirv_;
   const ModuleOrigin& origin_;
   const std::string& path_;

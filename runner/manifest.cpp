@@ -352,6 +352,21 @@ Shape shape_at(const KernelManifest& manifest, size_t index) {
   return shape;
 }
 
+std::string toml_string(std::string_view text) {
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') {
+      quoted += '\\';
+      quoted += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      quoted += fmt::format("\\u{:04x}", c);
+    } else {
+      quoted += c;
+    }
+  }
+  return quoted + '"';
+}
+
 std::string describe_shape(const Shape& shape) {
   std::string text;
   for (const auto& [name, value] : shape) text += (text.empty() ? "" : " ") + name + "=" + to_string(value);

@@ -76,6 +76,10 @@ Shape shape_at(const KernelManifest& manifest, size_t index);
 // "rows=1 cols=16"; "" without variables.
 std::string describe_shape(const Shape& shape);
 
+// `text` as a TOML basic string, for the klint.toml klint writes or prints:
+// quotes, `"` and `\` escaped, control characters as \uXXXX.
+std::string toml_string(std::string_view text);
+
 // The compute entry point the manifest names, or the module's first. Fails
 // with "klint.toml:LINE:COL: no compute entry point 'x' ..." when absent.
 const reflect::EntryPoint* manifest_entry_point(const reflect::ModuleReflection& module,

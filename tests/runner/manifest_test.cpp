@@ -303,5 +303,12 @@ TEST_F(ManifestHarness, KernelsWithoutPushConstantsRefuseThem) {
                         }));
 }
 
+// What klint writes into a klint.toml (reproducers, --show-config) reads back
+// as the same text: quotes and backslashes escaped, control characters too.
+TEST(TomlString, EscapesWhatTomlForbids) {
+  EXPECT_EQ(toml_string("shared inc"), "\"shared inc\"");
+  EXPECT_EQ(toml_string("a\"b\\c\nd\te"), "\"a\\\"b\\\\c\\u000ad\\u0009e\"");
+}
+
 }  // namespace
 }  // namespace klint::runner
