@@ -279,6 +279,13 @@ void Accesses::condition(uint32_t id, bool holds, std::vector<Constraint>& out, 
   // What no polynomial states: the condition itself, which the analyses
   // evaluate on concrete invocations.
   auto unstated = [&] { out.push_back({Polynomial(), false, false, id, holds, false}); };
+  // A condition of constants alone (`ALIGNED != 0` on a specialization
+  // constant), decided at the values the offsets take: nothing where it holds
+  // as required, a block that never runs (-1 >= 0) where it fails.
+  if (std::optional<bool> constant = module_.constant_bool(id)) {
+    if (*constant != holds) stated(Polynomial::constant(-1), false);
+    return;
+  }
   const Op op = def->opcode();
   switch (op) {
     case Op::OpULessThan: case Op::OpSLessThan: case Op::OpULessThanEqual: case Op::OpSLessThanEqual:

@@ -152,6 +152,19 @@ std::vector<Loop> find_loops(const Module& module, const ir::Function& function)
   return loops;
 }
 
+const ir::Instruction* loop_counter_that_never_moves(const Module& module, const ir::Function& function) {
+  const SymbolicValues& values = module.symbolic(function);
+  for (const ir::Block& block : function.blocks) {
+    for (const ir::Instruction& instruction : block.instructions) {
+      if (instruction.opcode() != Op::OpPhi) continue;
+      const Induction* induction = values.induction(instruction.result_id());
+      if (!induction || !induction->counts()) continue;
+      if (values.value(induction->step_value).constant_value() == 0) return &instruction;
+    }
+  }
+  return nullptr;
+}
+
 bool is_loop_branch(const ir::Function& function, const Cfg& cfg, uint32_t block) {
   if (const ir::Instruction* merge = function.blocks[block].merge(); merge && merge->opcode() == Op::OpLoopMerge) {
     return true;

@@ -33,6 +33,11 @@ bool is_loop_branch(const ir::Function& function, const Cfg& cfg, uint32_t block
 
 bool in_loop(const Module& module, const Cfg& cfg, const Loop& loop, const ir::Instruction& instruction);
 
+// The OpPhi of a counting loop whose step is 0 where the module's constants
+// say so (`i += WG / 128` at a workgroup of 64): once entered, the loop never
+// ends. nullptr when every counter of `function` moves or klint cannot tell.
+const ir::Instruction* loop_counter_that_never_moves(const Module& module, const ir::Function& function);
+
 // Whether an instruction's result depends on nothing but its operands
 // (arithmetic, comparisons, conversions, composites, access chains).
 bool is_pure(spv::Op op);

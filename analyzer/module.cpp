@@ -162,7 +162,7 @@ std::optional<WorkgroupDimension> Module::dimension(uint32_t constant_id) const 
   // `layout(local_size_x_id = N)` gets a constant of its own (default 1) that
   // shares SpecId N with the user's `layout(constant_id = N) const uint X = 128`:
   // the user's default is the size the shader is written for.
-  dimension.default_declared = names_.count(constant_id) > 0;
+  dimension.default_declared = names_.count(constant_id) > 0 || origin_.workgroup_size_given;
   for (const auto& [id, decoration] : decorations_) {
     if (id != constant_id && names_.count(id) && spec_id(id) == dimension.spec_id) {
       if (auto declared = constant_value(id)) dimension.value = *declared;
@@ -308,6 +308,38 @@ std::optional<uint32_t> Module::member_decoration(uint32_t struct_id, uint32_t m
 
 std::optional<uint64_t> Module::constant_value(uint32_t id) const { return constant_value(id, 0); }
 
+bool Module::reads_specialization_default(uint32_t id) const {
+  std::set<uint32_t> dimensions;
+  for (const EntryPoint& entry : entry_points_) {
+    if (!entry.workgroup_size) continue;
+    for (const WorkgroupDimension& dimension : *entry.workgroup_size) {
+      if (dimension.spec_id) dimensions.insert(*dimension.spec_id);
+    }
+  }
+  std::set<uint32_t> seen;
+  std::vector<uint32_t> work{id};
+  while (!work.empty()) {
+    uint32_t next = work.back();
+    work.pop_back();
+    if (!seen.insert(next).second || seen.size() > 4096) continue;
+    const ir::Instruction* def = this->def(next);
+    if (!def) continue;
+    switch (def->opcode()) {
+      case spv::Op::OpSpecConstant: case spv::Op::OpSpecConstantTrue: case spv::Op::OpSpecConstantFalse: {
+        std::optional<uint32_t> spec = spec_id(next);
+        if (spec && !origin_.given_spec_ids.count(*spec) && !dimensions.count(*spec)) return true;
+        continue;
+      }
+      case spv::Op::OpVariable: case spv::Op::OpLoad: case spv::Op::OpFunctionParameter: case spv::Op::OpFunctionCall:
+        continue;  // memory, or beyond this function
+      default: break;
+    }
+    if (def->result_id() == 0) continue;
+    for (uint32_t input : def->input_ids()) work.push_back(input);
+  }
+  return false;
+}
+
 std::optional<uint64_t> Module::constant_value(uint32_t id, int depth) const {
   const ir::Instruction* c = def(id);
   if (!c || depth > 32) return std::nullopt;
@@ -337,6 +369,22 @@ std::optional<uint64_t> Module::constant_value(uint32_t id, int depth) const {
     std::optional<bool> condition = constant_bool(c->word(3), depth + 1);
     if (!condition) return std::nullopt;
     return constant_value(*condition ? c->word(4) : c->word(5), depth + 1);
+  }
+  if (static_cast<spv::Op>(c->word(2)) == spv::Op::OpCompositeExtract && c->operands().size() == 5) {
+    // `const uint WG = gl_WorkGroupSize.x`: a component of a constant composite.
+    // A dimension the host sets, with no default declared, is unknown: the
+    // compiler's 1 is not the size the kernel runs at.
+    const ir::Instruction* composite = def(c->word(3));
+    bool constant = composite && (composite->opcode() == spv::Op::OpConstantComposite ||
+                                  composite->opcode() == spv::Op::OpSpecConstantComposite);
+    size_t index = c->word(4);
+    if (!constant || index + 2 >= composite->operands().size()) return std::nullopt;
+    if (builtin(composite->result_id()) == spv::BuiltIn::WorkgroupSize) {
+      std::optional<WorkgroupDimension> dimension = this->dimension(composite->word(index + 2));
+      if (!dimension || (dimension->spec_id && !dimension->default_declared)) return std::nullopt;
+      return dimension->value & mask;
+    }
+    return constant_value(composite->word(index + 2), depth + 1);
   }
   // `shared float tile[BM * BK]` sizes its array with an expression of
   // specialization constants: evaluate it at their defaults.

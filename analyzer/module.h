@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -56,6 +57,13 @@ struct ModuleOrigin {
   // False when the source declares no workgroup size and the 1x1x1 in the
   // module is only the compiler's default (CompiledShader).
   bool workgroup_size_declared = true;
+  // The dimensions the host sets (local_size_x_id) were given their size
+  // (--workgroup-size, or one the lint assumes), so that a default the
+  // source does not declare is still the size the kernel runs at.
+  bool workgroup_size_given = false;
+  // The SpecIds whose values the lint was given (--specialization, klint.toml,
+  // the subgroup-size constant, a workgroup size): not defaults.
+  std::set<uint32_t> given_spec_ids;
   // The subgroup width the host runs the kernel at, when the lint was told
   // it (a constant the host sets to the subgroup size, linted per width);
   // 0 when any width the targets run may be the one.
@@ -111,6 +119,14 @@ class Module {
   // default, or of an OpSpecConstantOp of integer arithmetic over those (a
   // select on a comparison of them included).
   std::optional<uint64_t> constant_value(uint32_t id) const;
+  // A boolean constant, or a specialization constant's comparison of integer
+  // constants, at their defaults.
+  std::optional<bool> constant_bool(uint32_t id) const { return constant_bool(id, 0); }
+  // Whether the value `id` is computed from a specialization constant at its
+  // declared default, one the lint was not given and that is not a workgroup
+  // dimension (those the lint judges at their default, with a note): the
+  // host may give it another value. Follows arithmetic and phis, not memory.
+  bool reads_specialization_default(uint32_t id) const;
   // The storage class of a pointer-typed value, if it is one.
   std::optional<spv::StorageClass> storage_class(uint32_t pointer_id) const;
   // Bytes a type occupies in Workgroup memory (no explicit layout: natural sizes,
@@ -181,8 +197,6 @@ class Module {
   std::optional<std::array<WorkgroupDimension, 3>> workgroup_size(const EntryPoint& entry) const;
   std::optional<WorkgroupDimension> dimension(uint32_t constant_id) const;
   std::optional<uint64_t> constant_value(uint32_t id, int depth) const;
-  // A boolean constant, or a specialization constant's comparison of integer
-  // constants, at their defaults.
   std::optional<bool> constant_bool(uint32_t id, int depth) const;
   template <class Match>
   std::optional<Location> find_line(Match&& match, std::string_view token) const;

@@ -5,7 +5,16 @@
 
 #include <algorithm>
 #include <exception>
+#include <array>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
 
+#include <fmt/format.h>
+
+#include "analyzer/loops.h"
 #include "analyzer/module.h"
 #include "analyzer/printable.h"
 
@@ -59,6 +68,140 @@ void finish(const InputFile& input, const LintOptions& options, SourceCache& sou
   report.diagnostics = std::move(unique);
 }
 
+const char* const kAxes[] = {"x", "y", "z"};
+
+// The one dimension of a compute entry point that the host sets with no
+// default declared (`layout(local_size_x_id = 0) in;` alone), with the
+// declared size of the others.
+struct HostSetDimension {
+  size_t axis = 0;
+  std::array<uint32_t, 3> size{1, 1, 1};
+};
+
+std::optional<HostSetDimension> host_set_dimension(const Module& module) {
+  std::optional<HostSetDimension> found;
+  for (const EntryPoint& entry : module.entry_points()) {
+    if (entry.model != spv::ExecutionModel::GLCompute || !entry.workgroup_size) continue;
+    HostSetDimension host;
+    size_t undeclared = 0;
+    for (size_t axis = 0; axis < 3; ++axis) {
+      const WorkgroupDimension& dimension = (*entry.workgroup_size)[axis];
+      host.size[axis] = static_cast<uint32_t>(dimension.value);
+      if (dimension.spec_id && !dimension.default_declared) {
+        host.axis = axis;
+        ++undeclared;
+      }
+    }
+    // Two dimensions left to the host make a shape klint would have to guess.
+    if (undeclared > 1 || (undeclared == 1 && found)) return std::nullopt;
+    if (undeclared == 1) found = host;
+  }
+  return found;
+}
+
+// The sizes a lint assumes for that dimension: the powers of two from 32 (a
+// subgroup, in klint's model) up to what every target runs.
+std::vector<uint32_t> assumed_sizes(const HostSetDimension& host, const RuleOptions& options) {
+  uint64_t others = uint64_t{host.size[0]} * host.size[1] * host.size[2] / std::max(1u, host.size[host.axis]);
+  std::vector<uint32_t> sizes;
+  for (uint32_t size = 32; size <= 1024; size *= 2) {
+    bool runs = std::all_of(options.targets.begin(), options.targets.end(), [&](const Target* target) {
+      uint32_t invocations = target->max_compute_work_group_invocations;
+      uint32_t along = target->max_compute_work_group_size[host.axis];
+      return (invocations == 0 || size * others <= invocations) && (along == 0 || size <= along);
+    });
+    if (runs) sizes.push_back(size);
+  }
+  return sizes;
+}
+
+std::string size_list(const std::vector<uint32_t>& sizes) {
+  std::string text;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    text += i == 0 ? "" : i + 1 == sizes.size() ? " and " : ", ";
+    text += std::to_string(sizes[i]);
+  }
+  return text;
+}
+
+// A kernel whose source leaves one workgroup dimension to its host, with no
+// default, is linted at each size assumed_sizes() gives where none of its
+// loops stands still (`i += WG / 128` at 64 never ends, so the host cannot
+// use 64), and a finding is reported when it is found at every such size
+// (by rule and line), with a note that says what klint assumed. nullopt when
+// the kernel has no such dimension, the user gave its size, or no size runs.
+std::optional<FileReport> lint_at_assumed_sizes(const InputFile& input, const std::string& text,
+                                                const std::shared_ptr<const LoadedShader>& shader_owner,
+                                                const CompiledShader& compiled, const LintOptions& options,
+                                                SourceCache& sources) {
+  const LoadedShader& shader = *shader_owner;
+  if (options.specialization.workgroup_size || !shader.module) return std::nullopt;
+  std::optional<HostSetDimension> host = host_set_dimension(*shader.module);
+  if (!host) return std::nullopt;
+  struct AtSize {
+    uint32_t size;
+    std::shared_ptr<const LoadedShader> shader;
+    FileReport report;
+  };
+  std::vector<AtSize> lints;
+  std::vector<uint32_t> stuck;  // sizes at which a loop never ends
+  for (uint32_t size : assumed_sizes(*host, options.rule_options)) {
+    LintOptions at_size = options;
+    std::array<uint32_t, 3> given = host->size;
+    given[host->axis] = size;
+    at_size.specialization.workgroup_size = GivenWorkgroupSize{given, "an assumed workgroup size"};
+    LoadOptions load = lint_load_options(at_size);
+    load.compiler = [&compiled](const std::string&, const std::string&, Language, const CompileOptions&,
+                                SourceCache&) { return compiled; };
+    auto loaded = std::make_shared<const LoadedShader>(
+        load_shader(ShaderInput{input.path, text, input.language}, options.compile, sources, load));
+    if (!loaded->module) return std::nullopt;
+    bool moves = std::all_of(loaded->module->entry_points().begin(), loaded->module->entry_points().end(),
+                             [&](const EntryPoint& entry) {
+                               return !entry.function || !loop_counter_that_never_moves(*loaded->module, *entry.function);
+                             });
+    if (!moves) {
+      stuck.push_back(size);
+      continue;
+    }
+    FileReport report = lint_shader(input, loaded, at_size, sources);
+    lints.push_back(AtSize{size, std::move(loaded), std::move(report)});
+  }
+  if (lints.empty()) return std::nullopt;
+
+  std::vector<uint32_t> sizes;
+  for (const AtSize& lint : lints) sizes.push_back(lint.size);
+  using Key = std::tuple<std::string, std::string, uint32_t>;
+  auto key = [](const Finding& d) { return Key{std::string(d.rule->id), d.location.file, d.location.line}; };
+  std::map<Key, size_t> found_at;
+  for (const AtSize& lint : lints) {
+    std::set<Key> seen;
+    for (const Finding& d : lint.report.diagnostics) {
+      if (seen.insert(key(d)).second) ++found_at[key(d)];
+    }
+  }
+  // What the lint finds at the compiler's 1, where no constant that
+  // depends on the size is known, holds whatever the size: no note.
+  std::set<Key> without_size;
+  for (const Finding& d : lint_shader(input, shader_owner, options, sources).diagnostics) {
+    without_size.insert(key(d));
+  }
+  FileReport report = std::move(lints.front().report);
+  std::erase_if(report.diagnostics, [&](const Finding& d) { return found_at[key(d)] != lints.size(); });
+  std::string assumed = fmt::format(
+      "the host sets the workgroup's {} size (local_size_{}_id, with no default declared); klint linted it at {}{} "
+      "and found this at each (--workgroup-size gives yours)",
+      kAxes[host->axis], kAxes[host->axis], size_list(sizes),
+      stuck.empty() ? "" : fmt::format(" (at {} a loop never ends)", size_list(stuck)));
+  Location where = shader.module->source_line(fmt::format("local_size_{}_id", kAxes[host->axis]))
+                       .value_or(Location{input.path});
+  for (Finding& d : report.diagnostics) {
+    if (!without_size.count(key(d))) d.notes.push_back(Note{where, assumed});
+  }
+  if (options.keep_shader) report.shader = std::move(lints.front().shader);
+  return report;
+}
+
 }  // namespace
 
 LoadOptions driver_load_options() {
@@ -100,9 +243,23 @@ FileReport lint_file(const InputFile& input, const LintOptions& options, SourceC
 FileReport lint_text(const InputFile& input, const std::string& text, const LintOptions& options,
                      SourceCache& sources) {
   std::shared_ptr<const LoadedShader> shader;
+  // The compiler's output, kept for the lints at assumed workgroup sizes.
+  auto compiled = std::make_shared<std::optional<CompiledShader>>();
   try {
+    LoadOptions load = lint_load_options(options);
+    load.compiler = [compile = load.compiler, compiled](const std::string& path, const std::string& source,
+                                                        Language language, const CompileOptions& compile_options,
+                                                        SourceCache& cache) {
+      CompiledShader result = compile ? compile(path, source, language, compile_options, cache)
+                                      : klint::compile(path, source, language, compile_options, cache);
+      *compiled = result;
+      return result;
+    };
     shader = std::make_shared<const LoadedShader>(
-        load_shader(ShaderInput{input.path, text, input.language}, options.compile, sources, lint_load_options(options)));
+        load_shader(ShaderInput{input.path, text, input.language}, options.compile, sources, load));
+    if (*compiled) {
+      if (auto report = lint_at_assumed_sizes(input, text, shader, **compiled, options, sources)) return *report;
+    }
   } catch (const std::exception& e) {
     FileReport report{input.path, {}, {}, {}, {input.path}};
     report.diagnostics.push_back(Diagnostic{&kInternalError, Severity::Error,

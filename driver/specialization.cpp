@@ -91,6 +91,7 @@ class Specializer {
     if (s_.workgroup_size) {
       std::optional<std::string> failed = give_workgroup_size(*s_.workgroup_size, size_declared, patch, notes);
       if (failed) return failed;
+      origin.workgroup_size_given = true;
     }
     if (!harness_.specialization.empty()) {
       std::optional<std::vector<uint32_t>> specialized =
@@ -102,6 +103,7 @@ class Specializer {
       set_local_size(words, s_.workgroup_size->size);
       origin.workgroup_size_declared = true;
     }
+    for (const auto& [id, setting] : set_by_) origin.given_spec_ids.insert(id);
     return std::nullopt;
   }
 

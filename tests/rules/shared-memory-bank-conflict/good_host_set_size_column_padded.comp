@@ -1,0 +1,17 @@
+#version 450
+// The host gives the workgroup its size (no default declared). Each
+// invocation reads a column of a tile whose rows are as long as the
+// workgroup is wide, plus one: the column spreads over every bank.
+layout(local_size_x_id = 0) in;
+const uint WG = gl_WorkGroupSize.x;
+layout(binding = 0) buffer Data { float data[]; };
+shared float tile[8 * (WG + 1)];
+
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    for (uint r = 0; r < 8; ++r) tile[r * (WG + 1) + tid] = data[r * WG + tid];
+    barrier();
+    float sum = 0.0;
+    for (uint c = 0; c < 8; ++c) sum += tile[(tid % 8) * (WG + 1) + c];
+    data[gl_GlobalInvocationID.x] = sum;
+}
