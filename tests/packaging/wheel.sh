@@ -35,9 +35,9 @@ name=$(basename "$wheel")
 tag=${BASH_REMATCH[1]}
 
 # Metadata and tag, and the glibc the tag allows against the one the binary needs.
-"$python" - "$wheel" "$version" "$tag" <<'PY' || fail "the wheel's contents" "$(unzip -l "$wheel" 2>&1 || true)"
+"$python" - "$wheel" "$version" "$tag" "$scratch/klint.bin" <<'PY' || fail "the wheel's contents"
 import re, sys, zipfile
-wheel, version, tag = sys.argv[1:]
+wheel, version, tag, binary_copy = sys.argv[1:]
 with zipfile.ZipFile(wheel) as z:
     names = z.namelist()
     metadata = z.read(f"klint-{version}.dist-info/METADATA").decode()
@@ -48,8 +48,9 @@ with zipfile.ZipFile(wheel) as z:
 assert re.search(rf"^Version: {re.escape(version)}$", metadata, re.M), metadata[:400]
 assert re.search(rf"^Tag: py3-none-{re.escape(tag)}$", wheel_file, re.M), wheel_file
 assert (script.external_attr >> 16) & 0o111, "the binary is not executable in the wheel"
+with open(binary_copy, "wb") as binary:
+    binary.write(zipfile.ZipFile(wheel).read(f"klint-{version}.data/scripts/klint"))
 PY
-unzip -p "$wheel" "klint-$version.data/scripts/klint" > "$scratch/klint.bin"
 newest_glibc=$(objdump -p "$scratch/klint.bin" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -V | tail -1)
 if [[ $tag =~ ^manylinux_([0-9]+)_([0-9]+)_ ]]; then
   allowed="${BASH_REMATCH[1]}.${BASH_REMATCH[2]}"
