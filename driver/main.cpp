@@ -40,6 +40,7 @@
 #include "driver/stdin_input.h"
 #include "driver/suggestions.h"
 #include "driver/variants.h"
+#include "klint_git_commit.h"  // generated at build time (driver/CMakeLists.txt)
 #include "rules/rule.h"
 #include "validate/device.h"
 #include "validate/targets.h"
@@ -558,7 +559,10 @@ int main(int argc, char** argv) {
   }
   Arguments args;
   CLI::App app{"klint: find the pitfalls of Vulkan compute shaders (GLSL, HLSL, SPIR-V) before they run", "klint"};
-  app.set_version_flag("--version", "klint " KLINT_VERSION);
+  // "klint 0.1.0", and the commit a build from a git checkout was made from:
+  // "klint 0.1.0 (01ed5b6abc-dirty)".
+  constexpr std::string_view commit = KLINT_GIT_COMMIT;
+  app.set_version_flag("--version", fmt::format("klint {}{}", KLINT_VERSION, commit.empty() ? "" : fmt::format(" ({})", commit)));
   app.add_option("paths", args.paths, "Files and directories to lint (directories are walked); - for standard input");
   app.add_option("--stdin-filename", args.stdin_filename,
                  "Lint standard input as the file NAME: its extension gives the language, findings and klint.toml "
