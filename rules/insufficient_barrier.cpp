@@ -461,9 +461,10 @@ std::optional<std::string> barrier_function(const Module& module, const ir::Inst
   return std::nullopt;
 }
 
-// The control barrier that does what fix_title says in place of the memory
-// barrier `function` with the same memory semantics (table above), for the
-// functions whose semantics fix_title's function shares.
+// The name of the control barrier that fix_title advises, as a replacement
+// for the name of the memory barrier `function` where the two order the same
+// memory (the table above): nullopt where the advised barrier would order
+// less (groupMemoryBarrier(), memoryBarrier(), AllMemoryBarrier()).
 std::optional<std::string> synchronizing_replacement(const std::string& function) {
   if (function == "memoryBarrierShared") return "barrier";
   if (function == "GroupMemoryBarrier") return "GroupMemoryBarrierWithGroupSync";

@@ -116,7 +116,9 @@ std::string markdown_to_text(std::string_view markdown) {
   return std::string(trim(out));
 }
 
-std::string rule_doc_url(const RuleInfo& rule) { return std::string(KLINT_DOCS_URL) + "/" + std::string(rule.id) + ".md"; }
+std::string rule_doc_url(const RuleInfo& rule) {
+  return std::string(KLINT_DOCS_URL) + "/" + std::string(rule.id) + ".md";
+}
 
 nlohmann::json sarif_rule(const RuleInfo& rule) {
   const std::string id(rule.id);

@@ -82,6 +82,8 @@ class Server {
       notification(method, params);
     } catch (const json::exception& e) {
       log(LogType::Error, method + ": bad parameters: " + e.what());
+    } catch (const std::exception& e) {
+      log(LogType::Error, method + ": " + e.what());
     }
   }
 
@@ -102,6 +104,8 @@ class Server {
       send({{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(*result)}});
     } catch (const json::exception& e) {
       send(error_response(id, ErrorCode::InvalidParams, method + ": " + e.what()));
+    } catch (const std::exception& e) {
+      send(error_response(id, ErrorCode::InternalError, method + ": " + e.what()));
     }
   }
 
@@ -210,7 +214,13 @@ class Server {
     const std::string uri = dirty_.front();
     dirty_.pop_front();
     const uint64_t edits = documents_.at(uri).edits;
-    std::vector<Published> published = lint(documents_.at(uri));
+    std::vector<Published> published;
+    try {
+      published = lint(documents_.at(uri));
+    } catch (const std::exception& e) {
+      // lint_text makes a stage's exception a finding; this is the server's own.
+      log(LogType::Error, uri + ": the lint failed: " + e.what());
+    }
     // Messages that came during the lint first: an edit among them makes
     // this result stale, and the document is linted again.
     while (!exit_code_ && reader_.ready()) receive(reader_.next());
@@ -261,7 +271,8 @@ std::vector<Published> Server::lint(const Document& document) {
   const CommandLineSettings& command_line = options_.command_line;
   std::optional<Language> language = language_for_path(document.path, command_line.force_compute);
   if (!language) {
-    log(LogType::Info, document.path + ": not linted: klint knows the language of .comp, .glsl, .hlsl and .spvasm files");
+    log(LogType::Info,
+        document.path + ": not linted: klint knows the language of .comp, .glsl, .hlsl and .spvasm files");
     return {};
   }
   if (!command_line.force_compute && is_include_only_header(document.path, document.text)) {

@@ -306,7 +306,8 @@ TEST_F(Server, OffersTheMechanicalFixOnlyWhereTheRuleGivesOne) {
   const std::string hlsl = "groupshared float tile[64];\nRWStructuredBuffer<float> x : register(u0);\n"
                            "[numthreads(64, 1, 1)]\n"
                            "void main(uint3 t : SV_GroupThreadID, uint3 g : SV_DispatchThreadID) {\n"
-                           "    tile[t.x] = x[g.x];\n    GroupMemoryBarrier();\n    x[g.x] = tile[(t.x + 1) % 64];\n}\n";
+                           "    tile[t.x] = x[g.x];\n    GroupMemoryBarrier();\n"
+                           "    x[g.x] = tile[(t.x + 1) % 64];\n}\n";
   // Under a branch that splits the workgroup, barrier() would be a new bug: no fix.
   const std::string divergent_uri = uri_of(path("divergent.comp"));
   const std::string divergent = R"(#version 450
