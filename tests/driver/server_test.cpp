@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <functional>
+#include <tuple>
 
 #include "tests/support/kernels.h"
 #include "tests/support/run.h"
@@ -348,6 +349,53 @@ void main() {
   actions = client.response(3)["result"];
   ASSERT_EQ(actions.size(), 2u) << actions.dump(1);
   EXPECT_EQ(actions[0]["title"], "Suppress insufficient-barrier on this line");
+}
+
+TEST_F(Server, PadsTheRowsOfACrowdedTileAsTheFixSays) {
+  // A transpose through a 32x32 tile: the column reads fall on one bank.
+  const std::string glsl = R"(#version 450
+layout(local_size_x = 32, local_size_y = 4) in;
+layout(binding = 0) buffer Data { float data[]; };
+const uint TILE = 32;
+shared float tile[TILE][TILE];
+void main() {
+    uint x = gl_LocalInvocationID.x, y = gl_LocalInvocationID.y;
+    for (uint j = 0; j < TILE; j += 4) tile[y + j][x] = data[(y + j) * TILE + x];
+    barrier();
+    for (uint j = 0; j < TILE; j += 4) data[(y + j) * TILE + x] = tile[x][y + j];
+}
+)";
+  const std::string hlsl = R"(RWStructuredBuffer<float> data : register(u0);
+groupshared float tile[32][32];
+[numthreads(32, 4, 1)]
+void main(uint3 t : SV_GroupThreadID) {
+    for (uint j = 0; j < 32; j += 4) tile[t.y + j][t.x] = data[(t.y + j) * 32 + t.x];
+    GroupMemoryBarrierWithGroupSync();
+    for (uint j = 0; j < 32; j += 4) data[(t.y + j) * 32 + t.x] = tile[t.x][t.y + j];
+}
+)";
+  Client client({}, path());
+  client.initialize();
+  int id = 1;
+  for (const auto& [name, text, declaration] :
+       {std::tuple{"t.comp", glsl, "shared float tile[TILE][TILE + 1];"},
+        std::tuple{"t.hlsl", hlsl, "groupshared float tile[32][33];"}}) {
+    const std::string uri = uri_of(path(name));
+    client.notify("textDocument/didOpen", open_params(uri, text));
+    json published = client.diagnostics(uri);
+    ASSERT_EQ(published["diagnostics"].size(), 1u) << published.dump(1);
+    EXPECT_EQ(published["diagnostics"][0]["code"], "shared-memory-bank-conflict");
+    client.request(++id, "textDocument/codeAction",
+                   {{"textDocument", {{"uri", uri}}}, {"range", published["diagnostics"][0]["range"]},
+                    {"context", {{"diagnostics", json::array()}}}});
+    json actions = client.response(id)["result"];
+    ASSERT_EQ(actions.size(), 3u) << actions.dump(1);
+    EXPECT_EQ(actions[0]["title"], "Pad each row by one element ([32][33]) so that a column spreads over the banks");
+    std::string padded = apply(text, actions[0]["edit"], uri);
+    EXPECT_NE(padded.find(declaration), std::string::npos) << padded;
+    client.notify("textDocument/didChange", change_params(uri, padded, 2));
+    EXPECT_EQ(client.diagnostics(uri)["diagnostics"], json::array()) << padded;
+  }
 }
 
 TEST_F(Server, TheKlintTomlOfTheDocumentsFolderApplies) {
