@@ -463,6 +463,24 @@ TEST_F(Server, LintsTheLastOfABurstOfChangesOnce) {
   EXPECT_EQ(next["id"], 2) << "the superseded versions are never published: " << next.dump(1);
 }
 
+TEST_F(Server, AShaderThatCrashesGlslangIsAFindingNotTheServersEnd) {
+  const std::string crash = uri_of(path("crash.hlsl")), fine = uri_of(path("k.comp"));
+  Client client({}, path());
+  client.initialize();
+  client.notify("textDocument/didOpen", open_params(crash, kCrashesGlslang));
+  json published = client.diagnostics(crash);
+  ASSERT_EQ(published["diagnostics"].size(), 1u) << published.dump(1);
+  EXPECT_EQ(published["diagnostics"][0]["code"], "compile-error");
+  EXPECT_NE(published["diagnostics"][0]["message"].get<std::string>().find("crashed"), std::string::npos)
+      << published.dump(1);
+  client.notify("textDocument/didOpen", open_params(fine, kFenceKernel));
+  EXPECT_EQ(client.diagnostics(fine)["diagnostics"].size(), 1u) << "the next document is linted";
+  client.request(2, "shutdown", nullptr);
+  client.response(2);
+  client.notify("exit", nullptr);
+  EXPECT_EQ(client.wait(), 0);
+}
+
 TEST_F(Server, AnswersMalformedMessagesWithAnErrorAndGoesOn) {
   Client client({}, path());
   auto error_code = [&](const json& message) { return message["error"]["code"].get<int>(); };
