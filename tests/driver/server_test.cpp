@@ -351,6 +351,42 @@ void main() {
   EXPECT_EQ(actions[0]["title"], "Suppress insufficient-barrier on this line");
 }
 
+TEST_F(Server, ASuppressionCommentAlreadyThereGetsTheRuleAdded) {
+  std::string text = kFenceKernel;
+  text.replace(text.find("    memoryBarrierShared();"), 0,
+               "    // klint-ignore-next-line: redundant-barrier -- kept for the reader\n");
+  text.replace(text.find("#version 450\n"), 13, "#version 450\n// klint-ignore-file: uncoalesced-global-access\n");
+  const std::string uri = uri_of(path("k.comp"));
+  Client client({}, path());
+  client.initialize();
+  client.notify("textDocument/didOpen", open_params(uri, text));
+  json published = client.diagnostics(uri);
+  json barrier;
+  for (const json& diagnostic : published["diagnostics"]) {
+    if (diagnostic["code"] == "insufficient-barrier") barrier = diagnostic;
+  }
+  ASSERT_FALSE(barrier.is_null()) << published.dump(1);
+  client.request(2, "textDocument/codeAction",
+                 {{"textDocument", {{"uri", uri}}}, {"range", barrier["range"]},
+                  {"context", {{"diagnostics", json::array()}}}});
+  json actions = client.response(2)["result"];
+  ASSERT_EQ(actions.size(), 3u) << actions.dump(1);
+  std::string on_line = apply(text, actions[1]["edit"], uri);
+  EXPECT_NE(
+      on_line.find("    // klint-ignore-next-line: redundant-barrier, insufficient-barrier -- kept for the reader\n"),
+      std::string::npos)
+      << on_line;
+  std::string in_file = apply(text, actions[2]["edit"], uri);
+  EXPECT_NE(in_file.find("#version 450\n// klint-ignore-file: uncoalesced-global-access, insufficient-barrier\n"),
+            std::string::npos)
+      << in_file;
+  for (const std::string& edited : {on_line, in_file}) {
+    KlintRun run = run_klint_with_input({"--stdin-filename", "k.comp", "--select", "insufficient-barrier", "-"}, edited,
+                                        path().string());
+    EXPECT_EQ(run.exit_code, 0) << edited << run.out;
+  }
+}
+
 TEST_F(Server, PadsTheRowsOfACrowdedTileAsTheFixSays) {
   // A transpose through a 32x32 tile: the column reads fall on one bank.
   const std::string glsl = R"(#version 450
