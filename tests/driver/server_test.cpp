@@ -372,7 +372,8 @@ TEST_F(Server, ASuppressionCommentAlreadyThereGetsTheRuleAdded) {
   json actions = client.response(2)["result"];
   ASSERT_EQ(actions.size(), 3u) << actions.dump(1);
   std::string on_line = apply(text, actions[1]["edit"], uri);
-  const std::string extended = "// klint-ignore-next-line: redundant-barrier, insufficient-barrier -- kept for the reader\n";
+  const std::string extended =
+      "// klint-ignore-next-line: redundant-barrier, insufficient-barrier -- kept for the reader\n";
   EXPECT_NE(on_line.find("    " + extended), std::string::npos) << on_line;
   std::string in_file = apply(text, actions[2]["edit"], uri);
   EXPECT_NE(in_file.find("#version 450\n// klint-ignore-file: uncoalesced-global-access, insufficient-barrier\n"),
