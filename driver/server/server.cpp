@@ -29,7 +29,7 @@ struct Document {
   std::string path;  // as display_path spells it, as --commands spells the files it names
   std::string text;
   json version;  // the client's, echoed in publishDiagnostics
-  uint64_t edits = 0;  // counts every change, to know a lint's result is stale
+  uint64_t edits = 0;  // the number of its last change, to know a lint's result is stale
   std::vector<Published> published;
 };
 
@@ -119,7 +119,12 @@ class Server {
     if (method == "textDocument/codeAction") {
       const std::string uri = params.at("textDocument").at("uri");
       auto it = documents_.find(uri);
-      if (it == documents_.end()) return json::array();
+      // Every action is a quick fix: none for a client that asks only for other kinds.
+      json only = params.value("context", json::object()).value("only", json::array({"quickfix"}));
+      bool wanted = std::any_of(only.begin(), only.end(), [](const json& kind) {
+        return kind.is_string() && (kind == "quickfix" || kind == "");
+      });
+      if (it == documents_.end() || !wanted) return json::array();
       return code_actions(uri, it->second.text, it->second.published, params.at("range"));
     }
     if (method == "textDocument/hover") {
@@ -202,7 +207,9 @@ class Server {
   }
 
   void mark_dirty(const std::string& uri) {
-    ++documents_.at(uri).edits;
+    // Numbered across documents, so that a document closed and opened again
+    // during a lint is not taken for the one linted.
+    documents_.at(uri).edits = ++changes_;
     if (std::find(dirty_.begin(), dirty_.end(), uri) == dirty_.end()) dirty_.push_back(uri);
   }
 
@@ -263,6 +270,7 @@ class Server {
   Encoding encoding_ = Encoding::Utf16;
   std::map<std::string, Document> documents_;  // by URI, as the client spells it
   std::deque<std::string> dirty_;              // URIs to lint, oldest change first
+  uint64_t changes_ = 0;
 };
 
 // The lint of one document, as `klint PATH` (or `klint --commands FILE`)

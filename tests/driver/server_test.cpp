@@ -267,6 +267,11 @@ TEST_F(Server, PublishesFindingsOfTheUnsavedTextWithLinksNotesFixesAndExplanatio
   EXPECT_EQ(actions[0]["isPreferred"], true);
   EXPECT_EQ(actions[1]["title"], "Suppress insufficient-barrier on this line");
   EXPECT_EQ(actions[2]["title"], "Suppress insufficient-barrier in this file");
+  client.request(40, "textDocument/codeAction",
+                 {{"textDocument", {{"uri", uri}}},
+                  {"range", range(7, 6, 7, 6)},
+                  {"context", {{"diagnostics", json::array()}, {"only", {"source.organizeImports"}}}}});
+  EXPECT_EQ(client.response(40)["result"], json::array()) << "every action is a quick fix";
   const std::vector<std::string> expected_lines{"    barrier();\n",
                                                 "    // klint-ignore-next-line: insufficient-barrier\n",
                                                 "// klint-ignore-file: insufficient-barrier\n"};
