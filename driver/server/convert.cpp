@@ -41,7 +41,7 @@ std::pair<int64_t, int64_t> key(const json& position) {
 std::optional<std::string> path_of_uri(std::string_view uri) {
   constexpr std::string_view kScheme = "file://";
   if (uri.size() < kScheme.size() || !std::equal(kScheme.begin(), kScheme.end(), uri.begin(), [](char a, char b) {
-        return std::tolower(static_cast<unsigned char>(a)) == b;
+        return a == std::tolower(static_cast<unsigned char>(b));
       })) {
     return std::nullopt;
   }
