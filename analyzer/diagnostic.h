@@ -54,6 +54,13 @@ struct Note {
   std::string message;
 };
 
+// One edit of a mechanical fix: what `location` marks (its columns, else its
+// token on its line) becomes `text`.
+struct Replacement {
+  Location location;
+  std::string text;
+};
+
 struct Diagnostic {
   const RuleInfo* rule = nullptr;
   Severity severity = Severity::Error;
@@ -61,6 +68,9 @@ struct Diagnostic {
   Location location;
   std::vector<Note> notes;
   std::string fix_title;
+  // The edits that make the fix `fix_title` describes, where it is mechanical
+  // (a language server offers them as a quick fix); empty otherwise.
+  std::vector<Replacement> fix;
   // The instructions the finding and its notes are about, by 1-based ordinal
   // in the module the rules saw (Module::ordinal): how a run's evidence joins
   // the finding, since (file, line) means nothing in a module without line info.

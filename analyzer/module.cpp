@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <type_traits>
 
 #include "analyzer/accesses.h"
 #include "analyzer/barrier_intervals.h"
@@ -563,6 +564,18 @@ std::optional<Location> Module::source_line_any_case(std::string_view word) cons
   return found;
 }
 
+std::optional<std::string> Module::source_line_text(const Location& at) const {
+  std::optional<std::string> found;
+  find_line(
+      [&](std::string_view text, const std::string& path, uint32_t line) {
+        if (line != at.line || path != at.file) return false;
+        found = std::string(text);
+        return true;
+      },
+      "");
+  return found;
+}
+
 template <class Match>
 std::optional<Location> Module::find_line(Match&& match, std::string_view token) const {
   for (const SourceText& source : sources_) {
@@ -583,9 +596,14 @@ std::optional<Location> Module::find_line(Match&& match, std::string_view token)
           continue;
         }
       }
-      if (match(text.substr(begin, end - begin))) {
-        return Location{source.path.empty() ? origin_.path : source.path, line, 0, 0, {}, std::string(token)};
+      const std::string& path = source.path.empty() ? origin_.path : source.path;
+      bool matched = false;
+      if constexpr (std::is_invocable_v<Match, std::string_view, const std::string&, uint32_t>) {
+        matched = match(text.substr(begin, end - begin), path, line);
+      } else {
+        matched = match(text.substr(begin, end - begin));
       }
+      if (matched) return Location{path, line, 0, 0, {}, std::string(token)};
       begin = end + 1;
     }
   }

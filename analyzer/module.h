@@ -154,6 +154,9 @@ class Module {
   // source_line, matching the word in any case (HLSL's semantics are
   // case-insensitive), with the word as the source spells it as the token.
   std::optional<Location> source_line_any_case(std::string_view word) const;
+  // The text of the line `at` names (its file and line), from the source text
+  // the module carries; nullopt when it carries none of that line.
+  std::optional<std::string> source_line_text(const Location& at) const;
   // The source language OpSource names.
   bool is_hlsl() const { return source_language_ == spv::SourceLanguage::HLSL; }
   // location(), or, when inlining or a branch left the instruction without a
@@ -198,6 +201,8 @@ class Module {
   std::optional<WorkgroupDimension> dimension(uint32_t constant_id) const;
   std::optional<uint64_t> constant_value(uint32_t id, int depth) const;
   std::optional<bool> constant_bool(uint32_t id, int depth) const;
+  // The first line of the source text that `match` accepts: match(text), or
+  // match(text, path, line) to know where the line is.
   template <class Match>
   std::optional<Location> find_line(Match&& match, std::string_view token) const;
 

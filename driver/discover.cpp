@@ -111,8 +111,7 @@ bool is_header_without_entry_point(const std::string& path) {
   const std::string ext = extension_of(path);
   if (ext != ".glsl" && ext != ".hlsl" && ext != ".hlsli") return false;
   std::optional<std::string> head = read_head(path);
-  if (!head) return false;
-  return ext == ".glsl" ? !mentions_main_function(*head) : !is_hlsl_compute_source(*head);
+  return head && is_include_only_header(path, *head);
 }
 
 bool is_hidden(std::string_view name) { return name.starts_with('.') && name != "." && name != ".."; }
@@ -319,6 +318,12 @@ Discovery discover_inputs(const std::vector<std::string>& paths, bool force_comp
   WalkOptions options;
   options.force_compute = force_compute;
   return discover_inputs(paths, options);
+}
+
+bool is_include_only_header(const std::string& path, std::string_view text) {
+  const std::string ext = extension_of(path);
+  if (ext == ".glsl") return !mentions_main_function(text);
+  return (ext == ".hlsl" || ext == ".hlsli") && !is_hlsl_compute_source(text);
 }
 
 }  // namespace klint

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyzer/frontend.h"
@@ -56,6 +57,10 @@ struct WalkOptions {
   // The klint.toml `exclude` and `extend-exclude` of the walked directories; none when null.
   ConfigResolver* configs = nullptr;
 };
+
+// Whether `text`, the contents of `path`, is an include-only header: a .glsl
+// without main(), a .hlsl or .hlsli without [numthreads].
+bool is_include_only_header(const std::string& path, std::string_view text);
 
 // Directories are walked recursively in sorted order; in them only files that
 // hold a compute shader are taken (.comp, .spv, .spvasm; .glsl and .hlsl when

@@ -36,6 +36,7 @@
 #include "driver/progress.h"
 #include "driver/reflect_command.h"
 #include "driver/run_command.h"
+#include "driver/server/server.h"
 #include "driver/specialization.h"
 #include "driver/stdin_input.h"
 #include "driver/suggestions.h"
@@ -296,6 +297,18 @@ int show_config(const Arguments& args) {
     print_effective_config(std::cout, path, *settings);
   }
   return kExitClean;
+}
+
+// `klint server`: the lint's options, read as for `klint PATH`, apply to every open document.
+int serve(const Arguments& args) {
+  std::string error;
+  std::optional<CommandLineSettings> command_line = command_line_settings(args, &error);
+  if (!command_line) return usage_error(error);
+  if (!args.paths.empty()) return usage_error("server: the editor names the files; give no paths");
+  server::ServerOptions options{*command_line, args.config.empty() ? std::nullopt : std::optional(args.config),
+                                std::nullopt, resolve_targets};
+  if (!args.commands.empty() && !(options.commands = read_commands(args.commands, &error))) return usage_error(error);
+  return server::run_server(options);
 }
 
 int run(const Arguments& args) {
@@ -722,6 +735,9 @@ int main(int argc, char** argv) {
                                               "Invocations a probe table shows (default 64)", "N",
                                               "a number of rows, 1 or more", 1);
   run_command->fallthrough();
+  auto* server = app.add_subcommand("server", "Serve the Language Server Protocol on standard input and output, "
+                                               "for editors (docs/editors.md)");
+  server->fallthrough();
   auto* targets = app.add_subcommand("targets", "List the device targets klint knows");
   auto* devices = app.add_subcommand("devices", "List the Vulkan devices of this machine");
   app.require_subcommand(0, 1);
@@ -741,6 +757,7 @@ int main(int argc, char** argv) {
     return kExitClean;
   }
   if (devices->parsed()) return print_devices(std::cout);
+  if (server->parsed()) return serve(args);
   if (confirm_seed->count()) args.confirm_options.seed = args.confirm_seed;
   if (run_command->parsed() || reflect->parsed() || translate->parsed()) {
     // klint run takes its own --specialization, and --workgroup-size; the

@@ -10,6 +10,7 @@
 #include "analyzer/ir/opcodes.h"
 #include "analyzer/loops.h"
 #include "analyzer/pointers.h"
+#include "analyzer/uniformity.h"
 #include "rules/rule.h"
 
 namespace klint {
@@ -460,6 +461,16 @@ std::optional<std::string> barrier_function(const Module& module, const ir::Inst
   return std::nullopt;
 }
 
+// The name of the control barrier that fix_title advises, as a replacement
+// for the name of the memory barrier `function` where the two order the same
+// memory (the table above): nullopt where the advised barrier would order
+// less (groupMemoryBarrier(), memoryBarrier(), AllMemoryBarrier()).
+std::optional<std::string> synchronizing_replacement(const std::string& function) {
+  if (function == "memoryBarrierShared") return "barrier";
+  if (function == "GroupMemoryBarrier") return "GroupMemoryBarrierWithGroupSync";
+  return std::nullopt;
+}
+
 std::string fix_title(Language language) {
   switch (language) {
     case Language::Glsl:
@@ -498,14 +509,16 @@ class InsufficientBarrier final : public Rule {
           auto reads =
               crossing_accesses(module, function, cfg, *iterations, calls, kind, block, index, AccessKind::Read);
           auto crossing = find_crossing(module, std::move(writes), std::move(reads), block, index);
-          if (crossing) report_barrier(module, language, kind, instructions[index], block, index, *crossing, report);
+          if (crossing) {
+            report_barrier(module, function, language, kind, instructions[index], block, index, *crossing, report);
+          }
         }
       }
     }
   }
 
  private:
-  static void report_barrier(const Module& module, Language language, BarrierKind kind,
+  static void report_barrier(const Module& module, const ir::Function& in_function, Language language, BarrierKind kind,
                              const ir::Instruction& barrier, uint32_t block, size_t index, const Crossing& crossing,
                              Reporter& report) {
     std::string variable = module.variable_name(crossing.write.variable);
@@ -534,10 +547,21 @@ class InsufficientBarrier final : public Rule {
     std::string write_note = fmt::format("'{}' is written here{}", variable,
                                          write_after ? ", and the loop comes back to the barrier" : "");
     if (read_before) read_note = "in the next iteration of the loop, " + read_note;
-    report.at(std::move(at), std::move(message))
-        .note(*crossing.write.instruction, std::move(write_note))
-        .note(*crossing.read.instruction, std::move(read_note))
-        .fix_title(fix_title(language));
+    std::optional<std::string> replacement = kind == BarrierKind::SharedFence && function
+                                                 ? synchronizing_replacement(*function)
+                                                 : std::nullopt;
+    Location fix_at = at;
+    auto builder = report.at(std::move(at), std::move(message))
+                       .note(*crossing.write.instruction, std::move(write_note))
+                       .note(*crossing.read.instruction, std::move(read_note))
+                       .fix_title(fix_title(language));
+    // The control barrier the fix puts in waits for the whole workgroup: a
+    // mechanical fix only where every invocation reaches it, else a new
+    // barrier-in-divergent-control-flow.
+    if (replacement && !module.uniformity(in_function).divergent_branch(block)) {
+      fix_at.column = fix_at.end_column = 0;  // the call's name, wherever the compiler's column points
+      builder.fix(std::move(fix_at), *replacement);
+    }
   }
 };
 

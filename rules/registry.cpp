@@ -146,6 +146,11 @@ DiagnosticBuilder& DiagnosticBuilder::fix_title(std::string title) {
   return *this;
 }
 
+DiagnosticBuilder& DiagnosticBuilder::fix(Location at, std::string replacement) {
+  diagnostic().fix.push_back(Replacement{std::move(at), std::move(replacement)});
+  return *this;
+}
+
 DiagnosticBuilder& DiagnosticBuilder::severity(Severity severity) {
   diagnostic().severity = severity;
   return *this;

@@ -70,6 +70,9 @@ class DiagnosticBuilder {
   DiagnosticBuilder& note(const ir::Instruction& at, std::string message);
   DiagnosticBuilder& note(Location at, std::string message);
   DiagnosticBuilder& fix_title(std::string title);
+  // An edit of the fix that fix_title describes, where the fix is mechanical:
+  // what `at` marks (its columns, else its token) becomes `replacement`.
+  DiagnosticBuilder& fix(Location at, std::string replacement);
   // An instruction the finding is about that neither its location nor a note
   // names (the location was computed, e.g. the nearest line), so that a run's
   // evidence can join the finding by instruction.

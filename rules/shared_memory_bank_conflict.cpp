@@ -197,6 +197,53 @@ std::optional<Row> crowded_row(const Module& module, uint32_t variable) {
   return Row{*rows, *elements, *bytes, banks};
 }
 
+// The edit fix_title describes for a crowded row: the declaration's last
+// dimension `[N]` becomes `[N + 1]` (`[33]` for `[32]`). nullopt where the
+// source text the module carries does not declare the variable as
+// `name[ROWS][N]` on one line.
+std::optional<Replacement> padded_row(const Module& module, uint32_t variable, const Row& row) {
+  const Location at = module.declaration(variable);
+  const std::string name = module.variable_name(variable);
+  std::optional<std::string> line = at.has_line() ? module.source_line_text(at) : std::nullopt;
+  if (!line || name.empty() || name.starts_with('%')) return std::nullopt;
+  const std::string_view text = *line;
+  auto skip_blanks = [&](size_t i) {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+    return i;
+  };
+  auto is_identifier = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t found = text.find(name); found != std::string_view::npos; found = text.find(name, found + 1)) {
+    if ((found > 0 && is_identifier(text[found - 1])) ||
+        (found + name.size() < text.size() && is_identifier(text[found + name.size()]))) {
+      continue;
+    }
+    size_t open_rows = skip_blanks(found + name.size());
+    size_t close_rows = text.find(']', open_rows);
+    if (open_rows >= text.size() || text[open_rows] != '[' || close_rows == std::string_view::npos) continue;
+    size_t open = skip_blanks(close_rows + 1);
+    size_t close = text.find(']', open);
+    if (open >= text.size() || text[open] != '[' || close == std::string_view::npos) continue;
+    size_t after = skip_blanks(close + 1);
+    if (text.find('[', open + 1) < close || (after < text.size() && text[after] == '[')) return std::nullopt;
+    std::string_view size = text.substr(open + 1, close - open - 1);
+    size = size.substr(std::min(size.size(), size.find_first_not_of(" \t")));
+    size = size.substr(0, size.find_last_not_of(" \t") + 1);
+    if (size.empty()) return std::nullopt;
+    std::string padded;
+    if (std::all_of(size.begin(), size.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+      // A literal that is not the size the module has is not this declaration's.
+      if (size != std::to_string(row.elements)) return std::nullopt;
+      padded = std::to_string(row.elements + 1);
+    } else {
+      const bool one_name = std::all_of(size.begin(), size.end(), is_identifier);
+      padded = one_name ? std::string(size) + " + 1" : "(" + std::string(size) + ") + 1";
+    }
+    Location where{at.file, at.line, static_cast<uint32_t>(open + 2), static_cast<uint32_t>(close + 1), {}, {}};
+    return Replacement{std::move(where), std::move(padded)};
+  }
+  return std::nullopt;
+}
+
 class SharedMemoryBankConflict final : public Rule {
  public:
   const RuleInfo& info() const override { return kInfo; }
@@ -313,6 +360,9 @@ class SharedMemoryBankConflict final : public Rule {
                                   row->elements, row->bytes, row->banks, row->banks == 1 ? "" : "s"));
       diagnostic.fix_title(fmt::format("pad each row by one element ([{}][{}]) so that a column spreads over the banks",
                                        row->rows, row->elements + 1));
+      if (std::optional<Replacement> padded = padded_row(module, access.variable, *row)) {
+        diagnostic.fix(std::move(padded->location), std::move(padded->text));
+      }
       return;
     }
     diagnostic.fix_title(

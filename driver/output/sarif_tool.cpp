@@ -116,6 +116,10 @@ std::string markdown_to_text(std::string_view markdown) {
   return std::string(trim(out));
 }
 
+std::string rule_doc_url(const RuleInfo& rule) {
+  return std::string(KLINT_DOCS_URL) + "/" + std::string(rule.id) + ".md";
+}
+
 nlohmann::json sarif_rule(const RuleInfo& rule) {
   const std::string id(rule.id);
   const RuleDescription& description = RuleRegistry::describe(rule);
@@ -129,7 +133,7 @@ nlohmann::json sarif_rule(const RuleInfo& rule) {
                          {"help",
                           {{"text", sarif_sentence(description.summary) + "\n\n" + markdown_to_text(description.doc)},
                            {"markdown", markdown}}},
-                         {"helpUri", std::string(KLINT_DOCS_URL) + "/" + id + ".md"},
+                         {"helpUri", rule_doc_url(rule)},
                          {"defaultConfiguration", {{"level", sarif_level(rule.default_severity)}}},
                          {"properties",
                           {{"tags", {to_string(rule.category), "gpu", "vulkan"}},

@@ -18,6 +18,10 @@ nlohmann::json sarif_tool_driver(const std::vector<const RuleInfo*>& rules);
 // level, and the tags, precision and problem.severity GitHub reads.
 nlohmann::json sarif_rule(const RuleInfo& rule);
 
+// Where the rule's page (docs/rules/<id>.md) is published: SARIF's helpUri,
+// the language server's codeDescription.
+std::string rule_doc_url(const RuleInfo& rule);
+
 // Markdown as plain text: code blocks kept verbatim without their fences,
 // heading marks and backticks dropped, the wrapped lines of a paragraph or a
 // list item joined into one.

@@ -142,6 +142,10 @@ TEST(ModuleLocations, DeclarationsAreFoundInTheMainFileAndInIncludes) {
   ASSERT_TRUE(layout);
   EXPECT_EQ(layout->file, path);
   EXPECT_EQ(layout->line, 2u);
+  // The text of a declaration's line, in the main file and in an include.
+  EXPECT_EQ(module.source_line_text(in_main), "shared float main_tile[64];");
+  EXPECT_EQ(module.source_line_text(in_include), "shared float included_tile[64];");
+  EXPECT_EQ(module.source_line_text(Location{path, 99}), std::nullopt);
 }
 
 }  // namespace

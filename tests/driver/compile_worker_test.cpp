@@ -9,21 +9,12 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 
+#include "tests/support/kernels.h"
 #include "tests/support/run.h"
 #include "tests/support/scratch.h"
 
 namespace klint {
 namespace {
-
-// A function declaration followed by a statement outside any body: glslang
-// 12's HLSL front end dereferences null in growGlobalUniformBlock (found by
-// klint's hlsl fuzz target).
-constexpr const char* kCrashesGlslang = R"(RWStructuredBuffer<float> data : register(u0);
-groupshared float cache[64];
-[numthreads(64, 1, 1)]
-void main(uint3 gtid : SV_GroupThreadID, uint3 dtid : SV_DispatchThreadID)half   cache[gtid.x] = data[dtid.x];
-}
-)";
 
 constexpr const char* kRace = R"(#version 450
 layout(local_size_x = 64) in;
@@ -38,7 +29,7 @@ void main() {
 class CompileWorker : public testing::ScratchCwdTest {};
 
 TEST_F(CompileWorker, AFileThatCrashesGlslangIsAFindingAndTheOthersAreLinted) {
-  write("crash.hlsl", kCrashesGlslang);
+  write("crash.hlsl", testing::kCrashesGlslang);
   write("race.comp", kRace);
   testing::KlintRun run = testing::run_klint({"--no-cache", "--format", "json", "crash.hlsl", "race.comp"}, "", 60);
   ASSERT_EQ(run.exit_code, 1) << run.err;

@@ -1,6 +1,7 @@
 // Small kernels the command-line tests lint: one with no finding, one with
 // exactly one (a barrier under a branch on the invocation id), and the
-// smallest compute module in SPIR-V assembly, which does nothing.
+// smallest compute module in SPIR-V assembly, which does nothing; and HLSL
+// that crashes glslang.
 #pragma once
 
 namespace klint::testing {
@@ -30,6 +31,16 @@ OpExecutionMode %main LocalSize 64 1 1
 %entry = OpLabel
 OpReturn
 OpFunctionEnd
+)";
+
+// A function declaration followed by a statement outside any body: glslang
+// 12's HLSL front end dereferences null in growGlobalUniformBlock (found by
+// klint's hlsl fuzz target).
+inline constexpr const char* kCrashesGlslang = R"(RWStructuredBuffer<float> data : register(u0);
+groupshared float cache[64];
+[numthreads(64, 1, 1)]
+void main(uint3 gtid : SV_GroupThreadID, uint3 dtid : SV_DispatchThreadID)half   cache[gtid.x] = data[dtid.x];
+}
 )";
 
 }  // namespace klint::testing

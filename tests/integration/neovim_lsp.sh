@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Neovim, headless, drives `klint server` through its built-in LSP client
+# (neovim_lsp.lua). Fails when nvim is not installed (tools/bootstrap installs
+# Debian's neovim), unless KLINT_SKIP_NEOVIM=1, which skips it (exit 77,
+# CTest's SKIP_RETURN_CODE).
+# usage: neovim_lsp.sh KLINT_SOURCE_DIR KLINT_BINARY
+set -euo pipefail
+
+source_dir=$(cd "$1" && pwd)
+klint_binary=$2
+
+if ! command -v nvim >/dev/null 2>&1; then
+  if [[ ${KLINT_SKIP_NEOVIM:-} == 1 ]]; then
+    echo "skipped: nvim is not installed and KLINT_SKIP_NEOVIM=1"
+    exit 77
+  fi
+  echo "error: nvim is not installed (tools/bootstrap installs it; KLINT_SKIP_NEOVIM=1 skips this test)" >&2
+  exit 1
+fi
+
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/klint-neovim.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+# On disk the shader is clean: the finding can only come from the buffer.
+cat >"$scratch/k.comp" <<'GLSL'
+#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { float data[]; };
+void main() { data[gl_GlobalInvocationID.x] = 1.0; }
+GLSL
+# No user configuration, no plugins, no swap files: only the built-in client.
+KLINT=$klint_binary KLINT_DIR=$scratch HOME=$scratch XDG_CONFIG_HOME=$scratch/config XDG_DATA_HOME=$scratch/data \
+  XDG_STATE_HOME=$scratch/state timeout 120 nvim --headless --clean -n -u NONE \
+  -c "luafile $source_dir/tests/integration/neovim_lsp.lua"
