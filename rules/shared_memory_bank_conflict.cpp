@@ -87,6 +87,11 @@ s[tid + stride]`).
 - The model is 32 banks of 4 bytes and subgroups of 32 invocations in
   local-index order, which most desktop GPUs use; some AMD GPUs run 64-wide
   subgroups in two halves and conflict alike.
+- A tile whose width comes from a specialization constant or
+  `gl_WorkGroupSize` is judged at the constant's default; a workgroup size
+  the host sets with no default declared is tried at several sizes, and a
+  conflict found at each is reported with a note naming them
+  (docs/configuration.md).
 - Indices klint cannot evaluate for a given invocation (loaded from memory,
   scaled by a push constant) and loops without constant bounds that the index
   depends on are not reported. Atomics on bins that the data chooses are not

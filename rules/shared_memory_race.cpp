@@ -100,6 +100,11 @@ void main() {
   invocation makes, and a note names the condition klint took to hold.
 - Subgroups are taken as 32 invocations wide in local-index order; the
   collision rarely depends on it.
+- Addresses computed from a specialization constant's default, where the
+  lint was not given the constant (`--specialization`, klint.toml), are not
+  reported: hosts often replace such defaults. Branches on constants alone
+  (`if (ALIGNED != 0)`) are decided at the defaults, as the index
+  arithmetic is.
 - A memory barrier alone (`memoryBarrierShared()`) between the accesses is
   reported by `insufficient-barrier`, not here.
 )md",
