@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "rules/rule.h"
+
 namespace klint {
 namespace {
 
@@ -21,6 +23,17 @@ runner::LintedWith linted_with(const Specialization& specialization) {
   return out;
 }
 
+// The verdict of a rule's finding that no run can show yet. The front end's
+// findings (compile-error, invalid-spirv) are about the file, not a run: none.
+void say_no_run(std::vector<Finding>& findings) {
+  const auto& rules = RuleRegistry::rules();
+  for (Finding& finding : findings) {
+    if (finding.confirmation) continue;
+    bool rule = std::any_of(rules.begin(), rules.end(), [&](const auto& r) { return &r->info() == finding.rule; });
+    if (rule) finding.confirmation = runner::Confirmation{runner::Confirmation::Status::NoRun, "no run can show this yet", {}, {}};
+  }
+}
+
 }  // namespace
 
 void confirm_report(FileReport& report, const Job& job, const runner::KernelManifest* manifest,
@@ -29,10 +42,12 @@ void confirm_report(FileReport& report, const Job& job, const runner::KernelMani
   for (const Finding& finding : report.diagnostics) findings.push_back(&finding);
   if (std::none_of(findings.begin(), findings.end(), [](const Diagnostic* d) { return runner::is_confirmable(*d); })) {
     report.shader.reset();
+    say_no_run(report.diagnostics);
     return;
   }
   auto record = [&](runner::Verdicts verdicts) {
     for (size_t i = 0; i < verdicts.size(); ++i) report.diagnostics[i].confirmation = std::move(verdicts[i]);
+    say_no_run(report.diagnostics);
   };
   std::shared_ptr<const LoadedShader> shader = std::move(report.shader);
   if (!shader) {

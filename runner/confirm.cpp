@@ -530,6 +530,7 @@ std::string_view to_string(Confirmation::Status status) {
     case Confirmation::Status::Confirmed: return "confirmed";
     case Confirmation::Status::NotReproduced: return "not reproduced";
     case Confirmation::Status::NotRunnable: return "not runnable";
+    case Confirmation::Status::NoRun: return "no run";
   }
   return "";
 }

@@ -40,7 +40,9 @@ struct ConfirmOptions {
 
 // What running the kernel showed about a finding.
 struct Confirmation {
-  enum class Status { Confirmed, NotReproduced, NotRunnable };
+  // NoRun: the finding's rule says nothing a run can show yet (a barrier in
+  // divergent control flow, a bank conflict): the verdict says so, in one line.
+  enum class Status { Confirmed, NotReproduced, NotRunnable, NoRun };
   Status status = Status::NotRunnable;
   // One line: the witness, what was tried, or why the kernel could not run.
   std::string summary;
@@ -50,7 +52,8 @@ struct Confirmation {
   std::vector<std::string> details;
 };
 
-std::string_view to_string(Confirmation::Status status);  // "confirmed", "not reproduced", "not runnable"
+// "confirmed", "not reproduced", "not runnable", "no run"
+std::string_view to_string(Confirmation::Status status);
 
 // The verdicts on findings, one per finding in the order given: nullopt for a
 // finding that is not confirmable.

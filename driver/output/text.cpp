@@ -162,6 +162,10 @@ class DiagnosticPrinter {
   void snippet(const Location& location);
   // The verdict of --confirm: a line of its own, then how the run was set up.
   void confirmation(const runner::Confirmation& c) {
+    if (c.status == runner::Confirmation::Status::NoRun) {
+      out_ << "  " << paint_(kBold, sanitize(c.summary)) << '\n';
+      return;
+    }
     const std::string_view color = c.status == runner::Confirmation::Status::Confirmed ? kRed : kBold;
     out_ << "  " << paint_(color, fmt::format("{}:", runner::to_string(c.status))) << ' ' << sanitize(c.summary)
          << '\n';

@@ -468,5 +468,33 @@ TEST_F(ConfirmRuns, EvidenceJoinsAFindingByInstructionWithoutLineInfo) {
   EXPECT_EQ(status["insufficient-barrier"], "not reproduced") << run.out;
 }
 
+// A finding of a rule that no run can show gets a verdict that says so, in
+// one line of the text and as "no run" in JSON; the compiler's findings are
+// about the file and get none.
+TEST_F(ConfirmRuns, ARuleNoRunCanShowSaysSoInOneLine) {
+  const std::string rules = std::string(KLINT_SOURCE_DIR) + "/tests/rules/";
+  const std::string divergent = rules + "barrier-in-divergent-control-flow/bad_early_return.comp";
+  std::ofstream("broken.comp") << "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { undeclared = 1; }\n";
+  testing::KlintRun json = run_klint({"--no-cache", "--confirm", "--format", "json", divergent, "broken.comp"}, "", 300);
+  ASSERT_EQ(json.exit_code, 1) << json.err;
+  const nlohmann::json report = nlohmann::json::parse(json.out);
+  size_t no_run = 0;
+  for (const nlohmann::json& finding : report["findings"]) {
+    if (finding["rule"] == "compile-error") {
+      EXPECT_FALSE(finding.contains("confirmation")) << finding.dump();
+      continue;
+    }
+    ASSERT_TRUE(finding.contains("confirmation")) << finding.dump();
+    if (finding["rule"] == "barrier-in-divergent-control-flow") {
+      EXPECT_EQ(finding["confirmation"]["status"], "no run") << finding.dump();
+      EXPECT_EQ(finding["confirmation"]["summary"], "no run can show this yet") << finding.dump();
+      ++no_run;
+    }
+  }
+  EXPECT_GE(no_run, 1u) << json.out;
+  testing::KlintRun text = run_klint({"--no-cache", "--confirm", "--color=never", divergent}, "", 300);
+  EXPECT_NE(text.out.find("\n  no run can show this yet\n"), std::string::npos) << text.out;
+}
+
 }  // namespace
 }  // namespace klint
