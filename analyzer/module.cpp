@@ -382,7 +382,7 @@ std::optional<uint64_t> Module::constant_value(uint32_t id, int depth) const {
     if (!constant || index + 2 >= composite->operands().size()) return std::nullopt;
     if (builtin(composite->result_id()) == spv::BuiltIn::WorkgroupSize) {
       std::optional<WorkgroupDimension> dimension = this->dimension(composite->word(index + 2));
-      if (!dimension || (dimension->spec_id && !dimension->default_declared)) return std::nullopt;
+      if (!dimension || dimension->left_to_host()) return std::nullopt;
       return dimension->value & mask;
     }
     return constant_value(composite->word(index + 2), depth + 1);

@@ -35,6 +35,8 @@ struct WorkgroupDimension {
   // False when no `layout(constant_id = N) const uint X = ...;` declares the
   // constant behind `local_size_x_id = N`: the compiler then assumes 1.
   bool default_declared = true;
+  // The host sets it and the source says nothing of its value.
+  bool left_to_host() const { return spec_id && !default_declared; }
   friend bool operator==(const WorkgroupDimension&, const WorkgroupDimension&) = default;
 };
 

@@ -87,7 +87,7 @@ std::optional<HostSetDimension> host_set_dimension(const Module& module) {
     for (size_t axis = 0; axis < 3; ++axis) {
       const WorkgroupDimension& dimension = (*entry.workgroup_size)[axis];
       host.size[axis] = static_cast<uint32_t>(dimension.value);
-      if (dimension.spec_id && !dimension.default_declared) {
+      if (dimension.left_to_host()) {
         host.axis = axis;
         ++undeclared;
       }
@@ -132,8 +132,7 @@ std::string size_list(const std::vector<uint32_t>& sizes) {
 // the kernel has no such dimension, the user gave its size, or no size runs.
 std::optional<FileReport> lint_at_assumed_sizes(const InputFile& input, const std::string& text,
                                                 const std::shared_ptr<const LoadedShader>& shader_owner,
-                                                const CompiledShader& compiled, const LintOptions& options,
-                                                SourceCache& sources) {
+                                                const LintOptions& options, SourceCache& sources) {
   const LoadedShader& shader = *shader_owner;
   if (options.specialization.workgroup_size || !shader.module) return std::nullopt;
   std::optional<HostSetDimension> host = host_set_dimension(*shader.module);
@@ -145,14 +144,22 @@ std::optional<FileReport> lint_at_assumed_sizes(const InputFile& input, const st
   };
   std::vector<AtSize> lints;
   std::vector<uint32_t> stuck;  // sizes at which a loop never ends
+  std::optional<CompiledShader> compiled;
   for (uint32_t size : assumed_sizes(*host, options.rule_options)) {
     LintOptions at_size = options;
     std::array<uint32_t, 3> given = host->size;
     given[host->axis] = size;
     at_size.specialization.workgroup_size = GivenWorkgroupSize{given, "an assumed workgroup size"};
     LoadOptions load = lint_load_options(at_size);
-    load.compiler = [&compiled](const std::string&, const std::string&, Language, const CompileOptions&,
-                                SourceCache&) { return compiled; };
+    // The file is compiled once more, for the first size, and its output
+    // serves the others: only these kernels pay, not every lint.
+    load.compiler = [&compiled, compile = load.compiler](const std::string& path, const std::string& source,
+                                                         Language language, const CompileOptions& compile_options,
+                                                         SourceCache& cache) {
+      if (!compiled) compiled = compile ? compile(path, source, language, compile_options, cache)
+                                        : klint::compile(path, source, language, compile_options, cache);
+      return *compiled;
+    };
     auto loaded = std::make_shared<const LoadedShader>(
         load_shader(ShaderInput{input.path, text, input.language}, options.compile, sources, load));
     if (!loaded->module) return std::nullopt;
@@ -243,23 +250,10 @@ FileReport lint_file(const InputFile& input, const LintOptions& options, SourceC
 FileReport lint_text(const InputFile& input, const std::string& text, const LintOptions& options,
                      SourceCache& sources) {
   std::shared_ptr<const LoadedShader> shader;
-  // The compiler's output, kept for the lints at assumed workgroup sizes.
-  auto compiled = std::make_shared<std::optional<CompiledShader>>();
   try {
-    LoadOptions load = lint_load_options(options);
-    load.compiler = [compile = load.compiler, compiled](const std::string& path, const std::string& source,
-                                                        Language language, const CompileOptions& compile_options,
-                                                        SourceCache& cache) {
-      CompiledShader result = compile ? compile(path, source, language, compile_options, cache)
-                                      : klint::compile(path, source, language, compile_options, cache);
-      *compiled = result;
-      return result;
-    };
     shader = std::make_shared<const LoadedShader>(
-        load_shader(ShaderInput{input.path, text, input.language}, options.compile, sources, load));
-    if (*compiled) {
-      if (auto report = lint_at_assumed_sizes(input, text, shader, **compiled, options, sources)) return *report;
-    }
+        load_shader(ShaderInput{input.path, text, input.language}, options.compile, sources, lint_load_options(options)));
+    if (auto report = lint_at_assumed_sizes(input, text, shader, options, sources)) return *report;
   } catch (const std::exception& e) {
     FileReport report{input.path, {}, {}, {}, {input.path}};
     report.diagnostics.push_back(Diagnostic{&kInternalError, Severity::Error,

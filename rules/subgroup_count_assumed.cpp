@@ -356,7 +356,7 @@ class SubgroupCountAssumed final : public Rule {
       workgroup.invocations = 1;
       for (const WorkgroupDimension& d : workgroup.size) {
         workgroup.invocations *= d.value;
-        undeclared |= d.spec_id && !d.default_declared;
+        undeclared |= d.left_to_host();
       }
       if (undeclared || workgroup.invocations == 0) continue;
       for (PerSubgroupArray& array : per_subgroup_arrays(module, values, *entry.function, workgroup, literals)) {

@@ -137,7 +137,7 @@ bool identifies_its_workgroup(const Module& module, const EntryPoint& entry) {
 
 bool has_undeclared_default(const std::array<WorkgroupDimension, 3>& size) {
   return std::any_of(size.begin(), size.end(),
-                     [](const WorkgroupDimension& d) { return d.spec_id && !d.default_declared; });
+                     [](const WorkgroupDimension& d) { return d.left_to_host(); });
 }
 
 // The number a source line states after `word =` (`local_size_x = 64`), or
