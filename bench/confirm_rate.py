@@ -103,7 +103,7 @@ def main():
         per_rule[f['rule']][c['status']] += 1
         print(f"{kind:9} {where:50} {f['rule']:36} {c['status']:15} {c['summary'][:110]}")
     print()
-    statuses = ['confirmed', 'not reproduced', 'not runnable', 'no run', 'none']
+    statuses = ['confirmed', 'not reproduced', 'inconclusive', 'not runnable', 'no run', 'none']
     print(f"{'rule':40}" + ''.join(f'{s:>16}' for s in statuses))
     total = collections.Counter()
     for rule in sorted(per_rule):

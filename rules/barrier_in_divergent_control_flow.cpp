@@ -18,6 +18,7 @@ constexpr RuleInfo kInfo{
 };
 
 constexpr RuleDescription kDescription{
+    .run_evidence = RunEvidence::BarrierArrival,
     .summary = "workgroup barrier that only some invocations of a workgroup may reach",
     .doc = R"md(
 ## What it finds
@@ -219,6 +220,7 @@ class BarrierInDivergentControlFlow final : public Rule {
     Location at = module.location(barrier);
     at.token = module.is_hlsl() ? "" : "barrier";
     auto diagnostic = report.at(std::move(at), fmt::format("barrier in control flow that depends on {}", source));
+    diagnostic.about(barrier);
     diagnostic.note(branch, branch_note(function, cfg, branch_index, block, source));
     auto chain = uniformity.chain(condition);
     if (const ir::Instruction* load = written_load(module, uniformity, condition)) {

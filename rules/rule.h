@@ -46,6 +46,12 @@ enum class RunEvidence {
   // A race, unwritten read or index out of range on the finding's lines, or
   // outputs that differ between two subgroup sizes beyond float rounding.
   SubgroupSizeDependence,
+  // Invocations of one workgroup arriving at the finding's barrier different
+  // numbers of times: some skipped it.
+  BarrierArrival,
+  // The finding's subgroup operation running with some lanes of its group
+  // (subgroup, quad, cluster) inactive.
+  PartialGroup,
 };
 
 // What klint says of a rule beyond the name its findings carry (RuleInfo):

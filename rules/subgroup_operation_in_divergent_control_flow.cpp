@@ -24,6 +24,7 @@ constexpr RuleInfo kInfo{
 };
 
 constexpr RuleDescription kDescription{
+    .run_evidence = RunEvidence::PartialGroup,
     .summary = "subgroup operation that may run with only part of its subgroup active",
     .doc = R"md(
 ## What it finds
@@ -591,6 +592,7 @@ class SubgroupOperationInDivergentControlFlow final : public Rule {
     auto diagnostic = report.at(std::move(at), fmt::format("{} in control flow that depends on {}, {}",
                                                            name.empty() ? "subgroup operation" : name, source,
                                                            consequence));
+    diagnostic.about(operation);
     uint32_t branch_block = static_cast<uint32_t>(cfg.index_of(module.block_of(branch)->id()));
     diagnostic.note(module.nearest_location(branch), branch_note(function, cfg, branch_block, block, named, source));
     if (const ir::Instruction* comparison = index_split(module, uniformity, condition)) {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -91,6 +92,10 @@ std::string_view not_shown(RunEvidence evidence) {
       return "no element that two workgroups stored, or loaded in the loop";
     case RunEvidence::SubgroupSizeDependence:
       return "no difference between subgroup sizes and nothing on its lines";
+    case RunEvidence::BarrierArrival:
+      return "every invocation arrived at the barrier as often as the others";
+    case RunEvidence::PartialGroup:
+      return "every lane of its group was active each time it ran";
   }
   return "nothing";
 }
@@ -118,12 +123,62 @@ bool matches(RunEvidence evidence, const ShadowFinding& f, const Instrumented& i
              on(lines, in.sites[f.first.site]) && on(lines, in.sites[f.second.site]);
     case RunEvidence::SubgroupSizeDependence:
       return is_problem(f.kind) && here;
+    case RunEvidence::BarrierArrival:
+      return f.kind == ShadowKind::SkippedBarrier && here;
+    case RunEvidence::PartialGroup:
+      return f.kind == ShadowKind::PartialGroup && here;
   }
   return false;
 }
 
 std::string size_text(uint32_t subgroup_size) {
   return subgroup_size ? fmt::format("subgroup size {}", subgroup_size) : "the device's subgroup size";
+}
+
+// "once", "never", "3 times"
+std::string times(uint32_t n) { return n == 0 ? "never" : n == 1 ? "once" : fmt::format("{} times", n); }
+
+// A skipped barrier's witness: who arrived how often, and how often the
+// finding's own branches went each way for an invocation that arrived most
+// and one that arrived fewer times, where the run logged them.
+std::pair<std::string, std::vector<Note>> skipped_barrier_witness(const ShadowFinding& f, const Instrumented& in,
+                                                                   const ShadowReport& shadow, const Covered& lines) {
+  const AccessSite& barrier = in.sites[f.first.site];
+  std::string summary = describe(in, f);
+  std::vector<Note> notes{Note{barrier.location, fmt::format("invocation {} of workgroup {} arrives here {}, "
+                                                             "invocation {} {}",
+                                                             f.first.invocation, f.first.workgroup,
+                                                             times(f.first.value), f.second.invocation,
+                                                             f.second.value ? "only " + times(f.second.value)
+                                                                            : "never")}};
+  auto taken = [&](uint32_t site, uint32_t invocation) {
+    auto it = std::find_if(shadow.branches.begin(), shadow.branches.end(), [&](const BranchTaken& b) {
+      return b.site == site && b.workgroup == f.first.workgroup && b.invocation == invocation;
+    });
+    return it == shadow.branches.end() ? BranchTaken{} : *it;
+  };
+  for (const BranchTaken& b : shadow.branches) {
+    if (b.workgroup != f.first.workgroup || b.invocation != f.second.invocation || !on(lines, in.sites[b.site])) {
+      continue;
+    }
+    const BranchTaken most = taken(b.site, f.first.invocation);
+    if (most.held == b.held && most.failed == b.failed) continue;
+    const AccessSite& branch = in.sites[b.site];
+    // "held for invocation 0 and not for invocation 16" where each ran it
+    // once, else how many times of how many.
+    const bool once = most.held + most.failed == 1 && b.held + b.failed == 1;
+    const std::string text =
+        once ? fmt::format("the condition held for invocation {} and not for invocation {}",
+                           most.held ? f.first.invocation : f.second.invocation,
+                           most.held ? f.second.invocation : f.first.invocation)
+             : fmt::format("the condition held {} of {} times for invocation {} and {} of {} for invocation {}",
+                           most.held, most.held + most.failed, f.first.invocation, b.held, b.held + b.failed,
+                           f.second.invocation);
+    summary += fmt::format("; at {}:{} {}", branch.location.file, branch.location.line, text);
+    notes.push_back(Note{branch.location, text + fmt::format(" (workgroup {})", f.first.workgroup)});
+    break;
+  }
+  return {summary, notes};
 }
 
 std::vector<Note> witness_notes(const ShadowFinding& f, const Instrumented& in) {
@@ -164,6 +219,16 @@ std::optional<Found> find_witness(RunEvidence evidence, const Covered& lines, co
   for (const Observation& run : o.runs) {
     for (const ShadowFinding& f : run.shadow.findings) {
       if (!matches(evidence, f, in, lines)) continue;
+      if (f.kind == ShadowKind::PartialGroup) {
+        const std::string what = describe(in, f);
+        return Found{run.device, {run.subgroup_size}, fmt::format("at {}: {}", size_text(run.subgroup_size), what),
+                     {Note{in.sites[f.second.site].location, what.substr(what.find(": ") + 2) + " here"}}};
+      }
+      if (f.kind == ShadowKind::SkippedBarrier) {
+        auto [summary, notes] = skipped_barrier_witness(f, in, run.shadow, lines);
+        return Found{run.device, {run.subgroup_size}, fmt::format("at {}: {}", size_text(run.subgroup_size), summary),
+                     std::move(notes)};
+      }
       return Found{run.device,
                    {run.subgroup_size},
                    fmt::format("at {}: {}", size_text(run.subgroup_size), describe(in, f)),
@@ -188,6 +253,46 @@ std::optional<Found> find_witness(RunEvidence evidence, const Covered& lines, co
         {}};
   }
   return std::nullopt;
+}
+
+// Whether the runs that did not show a finding ran its code at all: any
+// instrumented site on it (an access, a barrier, a branch), and whether a
+// run's log filled up (its capacity, 0 when none did).
+struct Reach {
+  bool sites = false;
+  bool reached = false;
+  uint32_t truncated = 0;
+  // A barrier finding's logged branches: where one ran, and whether one went
+  // different ways (or as many times) in two invocations of a workgroup.
+  std::optional<Location> branch;
+  bool split = false;
+};
+
+void note_reach(RunEvidence evidence, const Instrumented& in, const std::vector<Observation>& runs,
+                const Covered& lines, Reach& reach) {
+  for (const Observation& run : runs) {
+    if (run.verdict != Verdict::Completed) continue;
+    if (run.shadow.truncated) reach.truncated = in.capacity;
+    for (size_t site = 0; site < in.sites.size(); ++site) {
+      // A skipped barrier needs the barrier itself reached, a partial group
+      // the operation.
+      if (!on(lines, in.sites[site]) ||
+          (evidence == RunEvidence::BarrierArrival && in.sites[site].kind != AccessKind::Barrier) ||
+          (evidence == RunEvidence::PartialGroup && in.sites[site].kind != AccessKind::GroupOperation)) {
+        continue;
+      }
+      reach.sites = true;
+      reach.reached |= site < run.shadow.reached.size() && run.shadow.reached[site];
+    }
+    if (evidence != RunEvidence::BarrierArrival) continue;
+    std::map<std::pair<uint32_t, uint32_t>, std::pair<uint32_t, uint32_t>> first;  // site, workgroup: held, failed
+    for (const BranchTaken& b : run.shadow.branches) {
+      if (!on(lines, in.sites[b.site])) continue;
+      reach.branch = in.sites[b.site].location;
+      auto [it, fresh] = first.try_emplace({b.site, b.workgroup}, b.held, b.failed);
+      reach.split |= !fresh && it->second != std::pair{b.held, b.failed};
+    }
+  }
 }
 
 // Words joined into one POSIX shell command: a word of other characters than
@@ -232,9 +337,9 @@ class Confirmer {
  public:
   Confirmer(const std::vector<uint32_t>& spirv, const ModuleOrigin& origin, const LoadedShader& shader,
             const reflect::ModuleReflection& module, const reflect::EntryPoint& entry, const KernelManifest* manifest,
-            const ConfirmOptions& options)
+            const ConfirmOptions& options, InstrumentOptions logged)
       : spirv_(spirv), origin_(origin), path_(origin.path), compile_(shader.options), target_env_(shader.target_env()),
-        module_(module), entry_(entry), manifest_(manifest), options_(options) {
+        module_(module), entry_(entry), manifest_(manifest), options_(options), logged_(std::move(logged)) {
     seed_ = options.seed.value_or(manifest ? manifest->seed : 1);
     // The workgroup's dimensions that a specialization constant sets and the
     // manifest leaves alone: confirming runs may vary those.
@@ -315,6 +420,8 @@ class Confirmer {
     observe_options.timeout_seconds = options_.timeout_seconds;
     observe_options.device_index = options_.device_index;
     observe_options.subgroup_sizes = sizes;
+    observe_options.instrument.branches = logged_.branches;
+    observe_options.instrument.group_operations = logged_.group_operations;
     observe_options.target_env = target_env_;
     return runner::observe(spirv_, origin_, entry_.name, harness, observe_options, error);
   }
@@ -521,6 +628,7 @@ class Confirmer {
   const ConfirmOptions& options_;
   uint64_t seed_ = 1;
   std::vector<size_t> varied_axes_;
+  InstrumentOptions logged_;  // the branches and subgroup operations the findings name
 };
 
 }  // namespace
@@ -531,6 +639,7 @@ std::string_view to_string(Confirmation::Status status) {
     case Confirmation::Status::NotReproduced: return "not reproduced";
     case Confirmation::Status::NotRunnable: return "not runnable";
     case Confirmation::Status::NoRun: return "no run";
+    case Confirmation::Status::Inconclusive: return "inconclusive";
   }
   return "";
 }
@@ -586,7 +695,18 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
   std::vector<Covered> lines;
   for (size_t i : pending) lines.push_back(covered(*findings[i], module, by_ordinal));
 
-  const Confirmer confirmer(spirv, origin, shader, *reflection, *entry, manifest, options);
+  // The branches and subgroup operations the findings name, logged to
+  // explain a skipped barrier and to show a partial group.
+  InstrumentOptions logged;
+  for (size_t i : pending) {
+    for (size_t ordinal : findings[i]->instructions) {
+      if (ordinal == 0 || ordinal > by_ordinal.size()) continue;
+      const spv::Op opcode = by_ordinal[ordinal - 1]->opcode();
+      if (opcode == spv::Op::OpBranchConditional) logged.branches.push_back(ordinal);
+      if (is_group_operation(opcode)) logged.group_operations.push_back(ordinal);
+    }
+  }
+  const Confirmer confirmer(spirv, origin, shader, *reflection, *entry, manifest, options, std::move(logged));
   std::vector<Shape> shapes;
   if (manifest) {
     for (size_t i = 0; i < manifest->matrix.size(); ++i) shapes.push_back(shape_at(*manifest, i));
@@ -595,6 +715,7 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
   }
   std::vector<std::string> tried;
   std::vector<std::string> guesses;
+  std::vector<Reach> reach(pending.size());
   // Runs one setup at every subgroup size and gives each pending finding that
   // it shows its verdict. Fails (not runnable) when the harness cannot be
   // made or instrumented, or the very first setup runs at no size.
@@ -621,6 +742,7 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
       const RunEvidence evidence = evidence_of(d);
       std::optional<Found> found = find_witness(evidence, lines[k], harness, *o, confirmer.is_float(harness));
       if (!found) {
+        note_reach(evidence, o->instrumented, o->runs, lines[k], reach[k]);
         ++k;
         continue;
       }
@@ -648,6 +770,7 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
       verdicts[pending[k]] = std::move(c);
       pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(k));
       lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(k));
+      reach.erase(reach.begin() + static_cast<std::ptrdiff_t>(k));
     }
     return true;
   };
@@ -655,7 +778,14 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
     Setup setup{shape, std::nullopt, std::nullopt};
     std::optional<Harness> harness = confirmer.harness(setup, &error);
     if (!harness) return not_runnable(findings, error);
-    if (!try_setup(setup, *harness)) return not_runnable(findings, error);
+    if (!try_setup(setup, *harness)) {
+      // Why, and what was tried.
+      Verdicts failed = not_runnable(findings, error);
+      for (std::optional<Confirmation>& verdict : failed) {
+        if (verdict) verdict->details = {"tried: " + confirmer.setup_text(setup.shape, *harness)};
+      }
+      return failed;
+    }
     if (pending.empty()) return verdicts;
     // A workgroup size a specialization constant sets is varied too, for
     // what the default size did not show.
@@ -667,13 +797,28 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
       if (pending.empty()) return verdicts;
     }
   }
-  for (size_t i : pending) {
+  for (size_t k = 0; k < pending.size(); ++k) {
+    const size_t i = pending[k];
     const std::string_view what = not_shown(evidence_of(*findings[i]));
-    Confirmation c{Confirmation::Status::NotReproduced,
-                   tried.size() == 1 ? fmt::format("{} with {}", what, tried.front())
-                                     : fmt::format("{} in any of {} setups", what, tried.size()),
-                   {},
-                   {}};
+    const std::string setups = tried.size() == 1 ? "with " + tried.front() : fmt::format("in any of {} setups", tried.size());
+    Confirmation c{Confirmation::Status::NotReproduced, fmt::format("{} {}", what, setups), {}, {}};
+    // A run that never ran the finding's code, or lost records of it, shows
+    // nothing about it.
+    if (reach[k].truncated) {
+      c.status = Confirmation::Status::Inconclusive;
+      c.summary = fmt::format("a run's log filled up (it keeps the first {} records), so it cannot show this, {}",
+                              reach[k].truncated, setups);
+    } else if (reach[k].sites && !reach[k].reached) {
+      c.status = Confirmation::Status::Inconclusive;
+      c.summary = evidence_of(*findings[i]) == RunEvidence::BarrierArrival
+                      ? fmt::format("no invocation reached the barrier, {}", setups)
+                      : fmt::format("the runs never reached line {} or the others it is about, {}",
+                                    findings[i]->location.line, setups);
+    } else if (reach[k].branch && !reach[k].split) {
+      c.status = Confirmation::Status::Inconclusive;
+      c.summary = fmt::format("the condition at {}:{} went the same way in every invocation of a workgroup, {}",
+                              reach[k].branch->file, reach[k].branch->line, setups);
+    }
     for (const std::string& t : tried) c.details.push_back("tried: " + t);
     for (const std::string& guess : guesses) c.details.push_back("guessed: " + guess);
     verdicts[i] = std::move(c);

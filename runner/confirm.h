@@ -40,9 +40,10 @@ struct ConfirmOptions {
 
 // What running the kernel showed about a finding.
 struct Confirmation {
-  // NoRun: the finding's rule says nothing a run can show yet (a barrier in
-  // divergent control flow, a bank conflict): the verdict says so, in one line.
-  enum class Status { Confirmed, NotReproduced, NotRunnable, NoRun };
+  // NoRun: the finding's rule says nothing a run can show yet (a bank
+  // conflict, a spill): the verdict says so, in one line. Inconclusive: the
+  // runs completed but never ran the finding's code, so they say nothing of it.
+  enum class Status { Confirmed, NotReproduced, NotRunnable, NoRun, Inconclusive };
   Status status = Status::NotRunnable;
   // One line: the witness, what was tried, or why the kernel could not run.
   std::string summary;
@@ -52,7 +53,7 @@ struct Confirmation {
   std::vector<std::string> details;
 };
 
-// "confirmed", "not reproduced", "not runnable", "no run"
+// "confirmed", "not reproduced", "not runnable", "no run", "inconclusive"
 std::string_view to_string(Confirmation::Status status);
 
 // The verdicts on findings, one per finding in the order given: nullopt for a

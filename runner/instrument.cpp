@@ -73,6 +73,8 @@ class Instrumenter {
   std::optional<uint32_t> site_for(const ir::Instruction& access, uint32_t pointer, AccessKind kind, uint32_t* element,
                                    uint32_t* out_of_range, uint32_t* clamped_pointer);
   void log(uint32_t site, uint32_t element, uint32_t value, uint32_t out_of_range);
+  uint32_t add_site(const ir::Instruction& instruction, AccessKind kind);
+  void log_group_operation(const ir::Instruction& operation);
   // Appends one record: its first three words are the site, the workgroup
   // and the invocation; `rest` fills the others.
   void append_record(uint32_t site, const std::array<uint32_t, kRecordWords - 3>& rest);
@@ -89,6 +91,8 @@ class Instrumenter {
   Instrumented& result_;
   std::vector<ir::Instruction>* code_ = nullptr;  // where emit() appends
   uint32_t log_ = 0, epoch_ = 0, local_index_ = 0, workgroup_id_ = 0, workgroups_ = 0;
+  bool ballot_capability_ = false;  // whether a group operation was logged yet
+  uint32_t lane_ = 0, subgroup_size_ = 0;
   uint32_t atomic_scope_ = static_cast<uint32_t>(spv::Scope::Device);
   bool in_loop_ = false;                                 // whether the block being rewritten is in a loop
   std::vector<uint32_t> workgroup_vars_, storage_vars_;  // by target index
@@ -438,6 +442,58 @@ std::optional<uint32_t> Instrumenter::site_for(const ir::Instruction& access, ui
   return static_cast<uint32_t>(result_.sites.size() - 1);
 }
 
+// A site for an instruction that touches no memory (a barrier, a branch).
+uint32_t Instrumenter::add_site(const ir::Instruction& instruction, AccessKind kind) {
+  AccessSite site;
+  site.kind = kind;
+  site.location = in_.nearest_location(instruction);
+  site.instruction = in_.ordinal(instruction);
+  result_.sites.push_back(std::move(site));
+  return static_cast<uint32_t>(result_.sites.size() - 1);
+}
+
+// The lanes a subgroup operation works on: 4 for quad operations, the
+// cluster size of a clustered one, 0 for the whole subgroup.
+uint32_t group_lanes(const ::klint::Module& module, const ir::Instruction& operation) {
+  if (operation.opcode() == Op::OpGroupNonUniformQuadBroadcast || operation.opcode() == Op::OpGroupNonUniformQuadSwap) {
+    return 4;
+  }
+  // Reductions: scope, group operation, value[, cluster size].
+  if (operation.operands().size() == 4 && operation.word(1) == static_cast<uint32_t>(spv::GroupOperation::ClusteredReduce)) {
+    return static_cast<uint32_t>(module.constant_value(operation.word(3)).value_or(0));
+  }
+  return 0;
+}
+
+// Logs the lanes active at a subgroup operation: its lane, the subgroup's
+// size and the ballot of the active lanes.
+void Instrumenter::log_group_operation(const ir::Instruction& operation) {
+  const uint32_t site = add_site(operation, AccessKind::GroupOperation);
+  result_.sites.back().count = group_lanes(in_, operation);
+  if (!ballot_capability_) {
+    ballot_capability_ = true;
+    bool has = false;
+    for (const ir::Instruction& i : out_.globals) {
+      has |= i.opcode() == Op::OpCapability && i.word(0) == static_cast<uint32_t>(spv::Capability::GroupNonUniformBallot);
+    }
+    if (!has) {
+      out_.add_global(ir::make_instruction(
+          Op::OpCapability, 0, 0, {ir::literal(static_cast<uint32_t>(spv::Capability::GroupNonUniformBallot))}));
+    }
+    lane_ = builtin_input(spv::BuiltIn::SubgroupLocalInvocationId, false);
+    subgroup_size_ = builtin_input(spv::BuiltIn::SubgroupSize, false);
+  }
+  const uint32_t u = uint_type();
+  const uint32_t uvec4 = out_.find_or_add_global(Op::OpTypeVector, 0, {ir::id(u), ir::literal(4)});
+  const uint32_t ballot =
+      emit(Op::OpGroupNonUniformBallot, uvec4,
+           {ir::id(constant(static_cast<uint32_t>(spv::Scope::Subgroup))),
+            ir::id(out_.find_or_add_global(Op::OpConstantTrue, bool_type(), {}))});
+  auto word = [&](uint32_t k) { return emit(Op::OpCompositeExtract, u, {ir::id(ballot), ir::literal(k)}); };
+  append_record(constant(site),
+                {load_builtin(lane_, false), load_builtin(subgroup_size_, false), word(0), word(1), word(2)});
+}
+
 // The access's 32-bit value as uint bits, or the constant 0.
 uint32_t Instrumenter::value_of(const ir::Instruction& access, AccessKind kind, AccessSite& site) {
   uint32_t value = 0;
@@ -555,6 +611,30 @@ void Instrumenter::rewrite_access(const ir::Instruction& access, std::vector<ir:
     }
   }
   if (!pointer) {
+    if (std::optional<Barrier> barrier = barrier_of(in_, access); barrier && may(barrier->waits_for_workgroup())) {
+      code_ = &rewritten;
+      log(add_site(access, AccessKind::Barrier), constant(0), constant(0), constant(0));
+    } else if ((options_.all_group_operations && is_group_operation(access.opcode())) ||
+               std::find(options_.group_operations.begin(), options_.group_operations.end(),
+                         in_.ordinal(access)) != options_.group_operations.end()) {
+      code_ = &rewritten;
+      log_group_operation(access);
+    } else if (access.opcode() == Op::OpBranchConditional &&
+               std::find(options_.branches.begin(), options_.branches.end(), in_.ordinal(access)) !=
+                   options_.branches.end()) {
+      // Before the merge instruction that must come right before the branch.
+      std::vector<ir::Instruction> merge;
+      while (!rewritten.empty() && (rewritten.back().opcode() == Op::OpSelectionMerge ||
+                                    rewritten.back().opcode() == Op::OpLoopMerge || rewritten.back().is_debug_line())) {
+        merge.insert(merge.begin(), std::move(rewritten.back()));
+        rewritten.pop_back();
+      }
+      code_ = &rewritten;
+      const uint32_t taken = add_site(access, AccessKind::Branch);
+      result_.sites.back().value = ValueType::Bool;
+      log(taken, constant(0), bits_of(access.word(0), ValueType::Bool), constant(0));
+      rewritten.insert(rewritten.end(), merge.begin(), merge.end());
+    }
     rewritten.push_back(access);
     if (orders_workgroup_memory(access)) {
       code_ = &rewritten;
@@ -678,12 +758,24 @@ std::optional<Instrumented> instrument(std::span<const uint32_t> spirv, const Mo
   }
   ir::Module out = std::move(*decoded);
   Instrumented result;
-  if (!Instrumenter(out, in, options, result).run(error)) return std::nullopt;
+  InstrumentOptions used = options;
+  if (renumbered) {  // their ordinals name other instructions now
+    used.branches.clear();
+    used.group_operations.clear();
+  }
+  if (!Instrumenter(out, in, used, result).run(error)) return std::nullopt;
   if (renumbered) {
     for (AccessSite& site : result.sites) site.instruction = 0;
   }
   result.spirv = ir::encode(out);
   return result;
+}
+
+bool is_group_operation(Op opcode) {
+  const auto code = static_cast<uint32_t>(opcode);
+  // OpGroupNonUniformElect (333) to OpGroupNonUniformQuadSwap (366).
+  return code >= static_cast<uint32_t>(Op::OpGroupNonUniformElect) &&
+         code <= static_cast<uint32_t>(Op::OpGroupNonUniformQuadSwap);
 }
 
 BufferSpec log_buffer(const Instrumented& instrumented) {

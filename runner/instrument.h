@@ -20,6 +20,15 @@
 //                at or past its array's length (bit 0: the first index)
 //   reserved     0
 //
+// Each control barrier that makes the workgroup wait logs a record of the
+// same shape before it (kind Barrier: element and value 0), so that the
+// reader can count how many times each invocation arrived; each conditional
+// branch InstrumentOptions::branches names logs one before it (kind Branch:
+// value 1 when the condition holds, else 0); each subgroup operation
+// InstrumentOptions::group_operations names logs one before it (kind
+// GroupOperation: element the invocation's lane, epoch gl_SubgroupSize,
+// then the first three words of the ballot of the lanes active there).
+//
 // Records go where an atomic counter says, so their order is one the device
 // really ran in: a write that a barrier makes visible to a read is logged
 // before it. When the log is full the counter goes on counting and the
@@ -64,6 +73,9 @@ enum class AccessKind : uint8_t {
   Atomic,        // an atomic on workgroup memory
   StorageWrite,  // a plain OpStore to a storage buffer
   StorageRead,   // an OpLoad from a storage buffer inside a loop
+  Barrier,       // a control barrier that makes the workgroup wait, logged as an invocation arrives
+  Branch,        // a conditional branch, logged with the condition's value
+  GroupOperation,  // a subgroup operation, logged with the lanes active at it
 };
 
 enum class ValueType : uint8_t { None, Float, Int, Uint, Bool };
@@ -74,7 +86,10 @@ struct AccessSite {
   // Into Instrumented::workgroup for workgroup accesses, into
   // Instrumented::storage for storage writes.
   uint32_t target = 0;
-  uint32_t count = 0;  // scalars (workgroup) or bytes (storage) the access covers
+  // Scalars (workgroup) or bytes (storage) the access covers; for a group
+  // operation, the lanes of its group (4 for a quad, a cluster's size), 0
+  // for the whole subgroup.
+  uint32_t count = 0;
   ValueType value = ValueType::None;
   Location location;  // the nearest source line
   // The access's ordinal in the module given to instrument() (Module::ordinal),
@@ -123,6 +138,15 @@ struct InstrumentOptions {
   std::vector<ProbeRequest> probes;
   // False: log the probes only, not the accesses shadow memory reads.
   bool accesses = true;
+  // Conditional branches to log, by ordinal in the module given to
+  // instrument() (Module::ordinal): the branches findings name, whose
+  // direction explains who skipped a barrier.
+  std::vector<size_t> branches;
+  // Subgroup operations to log with the lanes active at them, by ordinal as
+  // above: the operations findings name.
+  std::vector<size_t> group_operations;
+  // Log every subgroup operation, not only those named (`klint run --shadow`).
+  bool all_group_operations = false;
 };
 
 struct Instrumented {
@@ -146,6 +170,9 @@ struct Instrumented {
 // runner can give (eight).
 std::optional<Instrumented> instrument(std::span<const uint32_t> spirv, const ModuleOrigin& origin,
                                        const InstrumentOptions& options, std::string* error);
+
+// Whether the opcode is a subgroup operation (OpGroupNonUniform*).
+bool is_group_operation(spv::Op opcode);
 
 // The log buffer to add to the harness: zeroed, with its capacity in word 1.
 BufferSpec log_buffer(const Instrumented& instrumented);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -72,6 +73,9 @@ class Reader {
   void access(uint32_t r) {
     const AccessRecord& a = log_[r];
     const AccessSite& site = in_.sites[a.site];
+    if (site.kind == AccessKind::Barrier) return arrive(r);
+    if (site.kind == AccessKind::Branch) return branch(r);
+    if (site.kind == AccessKind::GroupOperation) return group(r);
     if (site.kind == AccessKind::StorageWrite) return storage_write(r);
     if (site.kind == AccessKind::StorageRead) return storage_read(r);
     const WorkgroupTarget& target = in_.workgroup[site.target];
@@ -120,8 +124,11 @@ class Reader {
   }
 
  public:
-  // After the last record: the reads still held, in log order.
-  void finish() {
+  // After the last record: the barriers some invocations skipped (unless the
+  // log lost records: a cut log shows too few arrivals), then the reads still
+  // held, in log order.
+  void finish(bool truncated) {
+    if (!truncated) skipped_barriers();
     for (auto& [key, cell] : cells_) flush(cell);
     std::vector<size_t> order(pending_.size());
     for (size_t k = 0; k < order.size(); ++k) order[k] = k;
@@ -158,6 +165,71 @@ class Reader {
     }
   }
 
+  uint32_t invocations() const {
+    return in_.workgroup_size[0] * in_.workgroup_size[1] * in_.workgroup_size[2];
+  }
+
+  void arrive(uint32_t r) {
+    const AccessRecord& a = log_[r];
+    if (a.invocation >= invocations()) return;
+    std::vector<uint32_t>& count = arrivals_[{a.workgroup, a.site, 0}];
+    if (count.empty()) {
+      count.assign(invocations(), 0);
+      arrival_order_.push_back({a.workgroup, a.site, 0});
+      arrival_record_.push_back(r);
+    }
+    ++count[a.invocation];
+  }
+
+  // The record's lane, the subgroup size (in the epoch word) and the ballot
+  // of active lanes (value, out_of_range, reserved): a group some of whose
+  // lanes that exist are inactive.
+  void group(uint32_t r) {
+    const AccessRecord& a = log_[r];
+    const uint32_t size = a.epoch, lane = a.element;
+    const uint32_t width = in_.sites[a.site].count ? in_.sites[a.site].count : size;
+    if (width == 0 || size == 0 || lane >= size || lane > a.invocation || size > 96) return;
+    const uint32_t first_lane = lane / width * width;
+    const uint32_t first = a.invocation - lane + first_lane;
+    if (first >= invocations()) return;
+    const uint32_t exist = std::min(width, invocations() - first);
+    const uint32_t ballot[3] = {a.value, a.out_of_range, a.extra};
+    std::vector<uint32_t> active;
+    for (uint32_t l = first_lane; l < first_lane + exist && l < 96; ++l) {
+      if (ballot[l / 32] & (1u << (l % 32))) active.push_back(first + (l - first_lane));
+    }
+    if (active.size() >= exist) return;
+    ShadowFinding f{ShadowKind::PartialGroup, a, a, first, std::move(active)};
+    f.first.value = exist;
+    add(std::move(f), a.site, a.site);
+  }
+
+  void branch(uint32_t r) {
+    const AccessRecord& a = log_[r];
+    auto [it, fresh] = branched_.try_emplace({a.site, a.workgroup, a.invocation}, report_.branches.size());
+    if (fresh) report_.branches.push_back({a.site, a.workgroup, a.invocation, 0, 0});
+    ++(a.value ? report_.branches[it->second].held : report_.branches[it->second].failed);
+  }
+
+  // Per barrier and workgroup, in the order they were first reached: the
+  // invocations that arrived fewer times than the most any did.
+  void skipped_barriers() {
+    for (size_t k = 0; k < arrival_order_.size(); ++k) {
+      const std::vector<uint32_t>& count = arrivals_[arrival_order_[k]];
+      const auto most = std::max_element(count.begin(), count.end());
+      ShadowFinding f{ShadowKind::SkippedBarrier, log_[arrival_record_[k]], log_[arrival_record_[k]], 0, {}};
+      f.first.invocation = static_cast<uint32_t>(most - count.begin());
+      f.first.value = *most;
+      for (uint32_t i = 0; i < count.size(); ++i) {
+        if (count[i] < *most) f.fewer.push_back(i);
+      }
+      if (f.fewer.empty()) continue;
+      f.second.invocation = f.fewer.front();
+      f.second.value = count[f.fewer.front()];
+      add(std::move(f), f.first.site, f.first.site);
+    }
+  }
+
   void add(ShadowFinding finding, uint32_t site_a, uint32_t site_b) {
     if (report_.findings.size() >= kMaxFindings) return;
     if (!reported_.insert({finding.kind, std::min(site_a, site_b), std::max(site_a, site_b)}).second) return;
@@ -173,6 +245,11 @@ class Reader {
   std::set<std::tuple<ShadowKind, uint32_t, uint32_t>> reported_;
   std::vector<ShadowFinding> pending_;
   std::vector<uint32_t> pending_records_;
+  // Barrier arrivals per invocation, keyed by workgroup and site (element 0).
+  std::unordered_map<Key, std::vector<uint32_t>, KeyHash> arrivals_;
+  std::vector<Key> arrival_order_;
+  std::vector<uint32_t> arrival_record_;  // the first arrival at each, for its site and workgroup
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, size_t> branched_;  // into report_.branches
 };
 
 std::string where(const AccessSite& site) {
@@ -196,14 +273,16 @@ ShadowReport read_log(const Instrumented& instrumented, std::span<const uint8_t>
   log.reserve(count);
   for (size_t r = 0; r < count; ++r) {
     const size_t at = kLogHeaderWords + r * kRecordWords;
-    AccessRecord record{word(at), word(at + 1), word(at + 2), word(at + 3), word(at + 4), word(at + 5), word(at + 6)};
+    AccessRecord record{word(at), word(at + 1), word(at + 2), word(at + 3), word(at + 4), word(at + 5), word(at + 6), word(at + 7)};
     if (record.site >= instrumented.sites.size())
       continue;  // never written: the kernel cannot name a site klint did not make
     log.push_back(record);
   }
+  report.reached.assign(instrumented.sites.size(), false);
+  for (const AccessRecord& record : log) report.reached[record.site] = true;
   Reader reader(instrumented, log, report);
   for (uint32_t r = 0; r < log.size(); ++r) reader.access(r);
-  reader.finish();
+  reader.finish(report.truncated);
   return report;
 }
 
@@ -247,11 +326,27 @@ std::string_view to_string(ShadowKind kind) {
       return "overlapping write";
     case ShadowKind::RepeatedLoopRead:
       return "repeated loop read";
+    case ShadowKind::SkippedBarrier:
+      return "skipped barrier";
+    case ShadowKind::PartialGroup:
+      return "partial group";
   }
   return "";
 }
 
-bool is_problem(ShadowKind kind) { return kind != ShadowKind::RepeatedLoopRead; }
+bool is_problem(ShadowKind kind) { return kind != ShadowKind::RepeatedLoopRead && kind != ShadowKind::PartialGroup; }
+
+std::string invocation_ranges(const std::vector<uint32_t>& invocations) {
+  std::vector<std::string> runs;
+  for (size_t k = 0; k < invocations.size();) {
+    size_t end = k;
+    while (end + 1 < invocations.size() && invocations[end + 1] == invocations[end] + 1) ++end;
+    runs.push_back(end == k ? std::to_string(invocations[k])
+                            : fmt::format("{}..{}", invocations[k], invocations[end]));
+    k = end + 1;
+  }
+  return fmt::format("{}", fmt::join(runs, ", "));
+}
 
 std::string describe(const Instrumented& in, const ShadowFinding& f) {
   const AccessSite& second = in.sites[f.second.site];
@@ -272,6 +367,10 @@ std::string describe(const Instrumented& in, const ShadowFinding& f) {
         return "writes";
       case AccessKind::Atomic:
         return "updates atomically";
+      case AccessKind::Barrier:
+      case AccessKind::Branch:
+      case AccessKind::GroupOperation:
+        break;
     }
     return "";
   };
@@ -312,6 +411,24 @@ std::string describe(const Instrumented& in, const ShadowFinding& f) {
           "workgroup {}: the workgroups redo each other's elements",
           where(second), element(second, f.element), f.first.invocation, f.first.workgroup, f.second.invocation,
           f.second.workgroup);
+    case ShadowKind::SkippedBarrier: {
+      auto times = [](uint32_t n) {
+        return n == 0 ? std::string("never") : n == 1 ? std::string("once") : fmt::format("{} times", n);
+      };
+      return fmt::format("skipped barrier at {} in workgroup {}: invocation {} arrives {}, invocation {} {}{}",
+                         where(second), f.second.workgroup, f.first.invocation, times(f.first.value),
+                         f.second.invocation, f.second.value ? "only " + times(f.second.value) : "never",
+                         f.fewer.size() == 1
+                             ? ""
+                             : fmt::format(" (invocations {} arrive fewer times)", invocation_ranges(f.fewer)));
+    }
+    case ShadowKind::PartialGroup: {
+      const std::string group = second.count == 4 ? "quad" : second.count ? "cluster" : "subgroup";
+      return fmt::format(
+          "partial {} at {} in workgroup {}: only invocation{} {} of the {} of invocations {}..{} {} active",
+          group, where(second), f.second.workgroup, f.fewer.size() == 1 ? "" : "s", invocation_ranges(f.fewer), group,
+          f.element, f.element + f.first.value - 1, f.fewer.size() == 1 ? "is" : "are");
+    }
     case ShadowKind::OverlappingWrite: {
       const AccessSite& first = in.sites[f.first.site];
       return fmt::format(

@@ -13,11 +13,17 @@
 //   overlapping write   two invocations store to one word of a storage
 //                       buffer, from different workgroups or in one epoch
 //
-// and one observation that is no problem by itself but is the witness of a
-// grid-stride loop whose workgroups overlap:
+//   skipped barrier     the invocations of one workgroup arrive at a barrier
+//                       different numbers of times: some skipped it
+//
+// and observations that are no problem by themselves but are the witness of
+// one:
 //
 //   repeated loop read  invocations of two workgroups load one word of a
-//                       storage buffer at the same load inside a loop
+//                       storage buffer at the same load inside a loop: a
+//                       grid-stride loop whose workgroups overlap
+//   partial group       a subgroup operation runs with some lanes of its
+//                       group (subgroup, quad or cluster) inactive
 #pragma once
 
 #include <cstdint>
@@ -37,12 +43,22 @@ struct AccessRecord {
   uint32_t epoch = 0;
   uint32_t value = 0;
   uint32_t out_of_range = 0;
+  uint32_t extra = 0;  // the last word: a group operation's third ballot word
 };
 
-enum class ShadowKind { Race, UninitializedRead, OutOfRange, OverlappingWrite, RepeatedLoopRead };
+enum class ShadowKind {
+  Race,
+  UninitializedRead,
+  OutOfRange,
+  OverlappingWrite,
+  RepeatedLoopRead,
+  SkippedBarrier,
+  PartialGroup,
+};
 
-// Whether the kind is a problem in itself (all but RepeatedLoopRead: many
-// correct kernels read one element from several workgroups).
+// Whether the kind is a problem in itself (all but RepeatedLoopRead and
+// PartialGroup: many correct kernels read one element from several
+// workgroups, or combine the lanes a condition leaves active).
 bool is_problem(ShadowKind kind);
 
 struct ShadowFinding {
@@ -53,12 +69,33 @@ struct ShadowFinding {
   // access out of range.
   AccessRecord second;
   uint32_t element = 0;  // the scalar (workgroup) or byte offset (storage) both touch
+  // A skipped barrier: `first` is the barrier record of an invocation that
+  // arrived most often, `second` one of an invocation that arrived fewer
+  // times (its record made up where it never arrived), each record's value
+  // the invocation's arrivals; `fewer` holds every invocation of the
+  // workgroup that arrived fewer times, by local index. A partial group:
+  // `second` is the record of an active lane, `element` the group's first
+  // invocation, `first.value` how many invocations the group has, and
+  // `fewer` the active ones.
+  std::vector<uint32_t> fewer;
+};
+
+// How often an invocation found a logged conditional branch's condition
+// true and false.
+struct BranchTaken {
+  uint32_t site = 0;
+  uint32_t workgroup = 0;
+  uint32_t invocation = 0;
+  uint32_t held = 0;
+  uint32_t failed = 0;
 };
 
 struct ShadowReport {
   std::vector<ShadowFinding> findings;  // in log order; one per kind and pair of sites
   uint64_t accesses = 0;                // records the kernel logged, those past the capacity included
   bool truncated = false;               // the log was full
+  std::vector<bool> reached;            // per site: whether any invocation ran it
+  std::vector<BranchTaken> branches;    // one per site, workgroup and invocation, in the order first logged
 };
 
 // `log` is the log buffer's bytes after the run.
@@ -75,6 +112,9 @@ ShadowReport take_log(const Instrumented& instrumented, Execution& execution);
 std::string describe(const Instrumented& instrumented, const ShadowFinding& finding);
 
 std::string_view to_string(ShadowKind kind);  // "race", "uninitialized read", ...
+
+// "0..7, 9, 12..15": local indices, ascending, runs joined.
+std::string invocation_ranges(const std::vector<uint32_t>& invocations);
 
 // A logged 32-bit value as its type shows it: "0.25", "-3", "7", "true";
 // "" for ValueType::None.

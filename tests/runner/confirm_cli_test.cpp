@@ -172,6 +172,68 @@ TEST(Confirm, SarifCarriesTheVerdictAndTheWitness) {
   EXPECT_EQ(witness, expected) << results[0].dump();
 }
 
+// A barrier some invocations skip: the witness counts who arrived how often
+// and names the direction the finding's branch took for each.
+TEST(Confirm, ASkippedBarrierNamesWhoArrivedAndWhereTheOthersTurnedAway) {
+  if (!on_lavapipe()) GTEST_SKIP() << "the witness named is lavapipe's";
+  const std::string file =
+      std::string(KLINT_SOURCE_DIR) + "/tests/rules/barrier-in-divergent-control-flow/bad_branch_on_local_id.comp";
+  testing::KlintRun run = run_klint({"--no-cache", "--confirm", "--format", "json", "--select",
+                                     "barrier-in-divergent-control-flow", file},
+                                    "", 120);
+  ASSERT_EQ(run.exit_code, 1) << run.err;
+  const nlohmann::json report = nlohmann::json::parse(run.out);
+  ASSERT_EQ(report["findings"].size(), 2u) << run.out;
+  const nlohmann::json& c = report["findings"][0]["confirmation"];
+  EXPECT_EQ(c["status"], "confirmed") << c.dump();
+  EXPECT_EQ(c["summary"], fmt::format("at subgroup size 4: skipped barrier at {0}:10 in workgroup 0: invocation 0 "
+                                      "arrives once, invocation 16 never (invocations 16..63 arrive fewer times); at "
+                                      "{0}:9 the condition held for invocation 0 and not for invocation 16",
+                                      file))
+      << c.dump();
+  std::vector<std::pair<uint32_t, std::string>> witness;
+  for (const nlohmann::json& note : c["witness"]) witness.emplace_back(note["location"]["line"], note["message"]);
+  const std::vector<std::pair<uint32_t, std::string>> expected{
+      {10, "invocation 0 of workgroup 0 arrives here once, invocation 16 never"},
+      {9, "the condition held for invocation 0 and not for invocation 16 (workgroup 0)"}};
+  EXPECT_EQ(witness, expected) << c.dump();
+  // The second barrier, under `i % 2 == 0`: the odd invocations never come.
+  EXPECT_NE(report["findings"][1]["confirmation"]["summary"].get<std::string>().find(
+                "invocation 1 never (invocations 1, 3, 5, "),
+            std::string::npos)
+      << report["findings"][1].dump();
+}
+
+// A barrier no invocation reaches with the inputs the run had: the verdict
+// says the run shows nothing, not that the finding is false.
+class ConfirmScratch : public testing::ScratchDirTest {};
+
+TEST_F(ConfirmScratch, ABarrierTheRunNeverReachesIsInconclusive) {
+  const std::string file = write("flagged.comp", R"(#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { uint flags[]; float x[]; };
+shared float tile[64];
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    if (flags[0] == 12345u) {
+        if (tid >= 32) return;
+        tile[tid] = x[tid];
+        barrier();
+        x[tid] = tile[31 - tid];
+    }
+}
+)").string();
+  testing::KlintRun run = run_klint({"--no-cache", "--confirm", "--format", "json", "--select",
+                                     "barrier-in-divergent-control-flow", file},
+                                    "", 120);
+  ASSERT_EQ(run.exit_code, 1) << run.err;
+  const nlohmann::json report = nlohmann::json::parse(run.out);
+  ASSERT_EQ(report["findings"].size(), 1u) << run.out;
+  const nlohmann::json& c = report["findings"][0]["confirmation"];
+  EXPECT_EQ(c["status"], "inconclusive") << c.dump();
+  EXPECT_TRUE(c["summary"].get<std::string>().starts_with("no invocation reached the barrier, ")) << c.dump();
+}
+
 // A correct kernel has no finding to confirm, and the run adds none.
 TEST(Confirm, CleanKernelsGetNoVerdict) {
   testing::KlintRun run = run_klint(
@@ -388,18 +450,19 @@ void main() {
   nlohmann::json report = nlohmann::json::parse(run.out);
   ASSERT_EQ(report["findings"].size(), 1u) << run.out;
   const nlohmann::json& c = report["findings"][0]["confirmation"];
-  // Lane 31 exists in no subgroup narrower than 32: no run writes anything.
+  // Lane 31 exists in no subgroup narrower than 32: no run reaches the store,
+  // so the runs say nothing of the finding.
   const std::string status = c["status"];
   const std::string summary = c["summary"];
   if (on_lavapipe()) {
-    EXPECT_EQ(status, "not reproduced") << c.dump();
-    EXPECT_EQ(summary, "no difference between subgroup sizes and nothing on its lines in any of 3 setups");
+    EXPECT_EQ(status, "inconclusive") << c.dump();
+    EXPECT_EQ(summary, "the runs never reached line 7 or the others it is about, in any of 3 setups");
   }
   std::vector<std::string> tried;
   for (const std::string detail : c["details"]) {
     if (detail.starts_with("tried: ")) tried.push_back(detail.substr(0, detail.find(" at ")));
   }
-  if (status == "not reproduced") {
+  if (status == "inconclusive") {
     EXPECT_EQ(tried, (std::vector<std::string>{"tried: grid 2,1,1, workgroup 64,1,1",
                                                "tried: grid 2,1,1, workgroup 32,1,1",
                                                "tried: grid 2,1,1, workgroup 128,1,1"}))
@@ -465,7 +528,8 @@ TEST_F(ConfirmRuns, EvidenceJoinsAFindingByInstructionWithoutLineInfo) {
     status[finding["rule"]] = finding["confirmation"]["status"];
   }
   EXPECT_EQ(status["shared-memory-race"], "confirmed") << run.out;
-  EXPECT_EQ(status["insufficient-barrier"], "not reproduced") << run.out;
+  // Workgroup 5 never runs: the run says nothing of 'b'.
+  EXPECT_EQ(status["insufficient-barrier"], "inconclusive") << run.out;
 }
 
 // A finding of a rule that no run can show gets a verdict that says so, in
@@ -473,9 +537,9 @@ TEST_F(ConfirmRuns, EvidenceJoinsAFindingByInstructionWithoutLineInfo) {
 // about the file and get none.
 TEST_F(ConfirmRuns, ARuleNoRunCanShowSaysSoInOneLine) {
   const std::string rules = std::string(KLINT_SOURCE_DIR) + "/tests/rules/";
-  const std::string divergent = rules + "barrier-in-divergent-control-flow/bad_early_return.comp";
+  const std::string conflict = rules + "shared-memory-bank-conflict/bad_column_of_square_tile.comp";
   std::ofstream("broken.comp") << "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { undeclared = 1; }\n";
-  testing::KlintRun json = run_klint({"--no-cache", "--confirm", "--format", "json", divergent, "broken.comp"}, "", 300);
+  testing::KlintRun json = run_klint({"--no-cache", "--confirm", "--format", "json", conflict, "broken.comp"}, "", 300);
   ASSERT_EQ(json.exit_code, 1) << json.err;
   const nlohmann::json report = nlohmann::json::parse(json.out);
   size_t no_run = 0;
@@ -485,14 +549,14 @@ TEST_F(ConfirmRuns, ARuleNoRunCanShowSaysSoInOneLine) {
       continue;
     }
     ASSERT_TRUE(finding.contains("confirmation")) << finding.dump();
-    if (finding["rule"] == "barrier-in-divergent-control-flow") {
+    if (finding["rule"] == "shared-memory-bank-conflict") {
       EXPECT_EQ(finding["confirmation"]["status"], "no run") << finding.dump();
       EXPECT_EQ(finding["confirmation"]["summary"], "no run can show this yet") << finding.dump();
       ++no_run;
     }
   }
   EXPECT_GE(no_run, 1u) << json.out;
-  testing::KlintRun text = run_klint({"--no-cache", "--confirm", "--color=never", divergent}, "", 300);
+  testing::KlintRun text = run_klint({"--no-cache", "--confirm", "--color=never", conflict}, "", 300);
   EXPECT_NE(text.out.find("\n  no run can show this yet\n"), std::string::npos) << text.out;
 }
 

@@ -111,6 +111,35 @@ bool on_lavapipe() {
   return runner::testing::default_device_name().find("llvmpipe") != std::string::npos;
 }
 
+// A skipped barrier's replay shows the same invocations skipping it.
+TEST_F(Replay, ASkippedBarrierReplays) {
+  write("skip.comp", R"(#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { float x[]; };
+shared float tile[64];
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    if (tid >= 48) return;
+    tile[tid] = x[tid];
+    barrier();
+    x[tid] = tile[47 - tid];
+}
+)");
+  testing::KlintRun run = run_klint(
+      {"--no-cache", "--confirm", "--format", "json", "--select", "barrier-in-divergent-control-flow", "skip.comp"}, "",
+      120);
+  ASSERT_EQ(run.exit_code, 1) << run.err;
+  const nlohmann::json c = confirmation(run);
+  ASSERT_EQ(c.value("status", ""), "confirmed") << c.dump();
+  const std::string replay = detail(c, "replay: ");
+  ShellRun again = shell(replay, path());
+  EXPECT_EQ(again.exit_code, 1) << replay << "\n" << again.output;
+  EXPECT_NE(again.output.find("skipped barrier at skip.comp:9 in workgroup 0: invocation 0 arrives once, "
+                              "invocation 48 never (invocations 48..63 arrive fewer times)"),
+            std::string::npos)
+      << again.output;
+}
+
 TEST_F(Replay, TheReplayCommandAndTheReproducerCarryWhatTheFileNeedsToCompile) {
   write("k.hlsl", kTwoKernels);
   write("shared inc/tile.hlsli", kHeader);

@@ -280,7 +280,8 @@ ShadowReport assembly_run(const std::string& text, Instrumented* out) {
 TEST(Shadow, StoresThroughAPointerParameterAreLogged) {
   Instrumented in;
   ShadowReport ordered = assembly_run(kPointerParameter, &in);
-  EXPECT_EQ(ordered.accesses, 64u * 3);  // the store in the helper, the neighbour's load, the storage store
+  // The store in the helper, the barrier, the neighbour's load, the storage store.
+  EXPECT_EQ(ordered.accesses, 64u * 4);
   EXPECT_TRUE(ordered.findings.empty());
   std::string racy = kPointerParameter;
   const std::string barrier = "               OpControlBarrier %uint_2 %uint_2 %uint_264\n";
@@ -315,6 +316,110 @@ void main() {
   EXPECT_TRUE(report.truncated);
   EXPECT_EQ(report.accesses, 64u * 3);
   EXPECT_TRUE(result.execution.guard_violations.empty());
+}
+
+// Invocations past the row's end return before the barrier: the log counts
+// each invocation's arrivals, and those that never came are named.
+TEST(Shadow, AnInvocationThatReturnsBeforeTheBarrierSkipsIt) {
+  ShadowRun run = shadow_run(R"(#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { float x[]; };
+shared float tile[64];
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    if (tid >= 40) return;
+    tile[tid] = x[tid];
+    barrier();
+    x[tid] = tile[39 - tid];
+}
+)");
+  ASSERT_EQ(run.lines.size(), 1u) << ::testing::PrintToString(run.lines);
+  const ShadowFinding& f = run.report.findings[0];
+  EXPECT_EQ(f.kind, ShadowKind::SkippedBarrier);
+  EXPECT_EQ(run.instrumented.sites[f.first.site].kind, AccessKind::Barrier);
+  EXPECT_EQ(run.instrumented.sites[f.first.site].location.line, 9u);
+  std::vector<uint32_t> skipped;
+  for (uint32_t i = 40; i < 64; ++i) skipped.push_back(i);
+  EXPECT_EQ(f.fewer, skipped);
+  EXPECT_EQ(f.first.value, 1u);
+  EXPECT_EQ(f.second.value, 0u);
+  EXPECT_EQ(run.lines[0],
+            "skipped barrier at test.comp:9 in workgroup 0: invocation 0 arrives once, invocation 40 never "
+            "(invocations 40..63 arrive fewer times)");
+}
+
+// A barrier inside the branch of a halving loop: invocation 0 passes it at
+// every step, the others drop out one step after another.
+TEST(Shadow, ABarrierInsideTheHalvingBranchIsReachedFewerTimesByTheIdle) {
+  ShadowRun run = shadow_run(R"(#version 450
+layout(local_size_x = 8) in;
+layout(binding = 0) buffer Data { float x[]; };
+shared float partial[8];
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    partial[tid] = x[tid];
+    barrier();
+    for (uint s = 4; s > 0; s >>= 1) {
+        if (tid < s) {
+            partial[tid] += partial[tid + s];
+            barrier();
+        }
+    }
+    x[tid] = partial[0];
+}
+)");
+  std::vector<const ShadowFinding*> skipped;
+  for (const ShadowFinding& f : run.report.findings) {
+    if (f.kind == ShadowKind::SkippedBarrier) skipped.push_back(&f);
+  }
+  ASSERT_EQ(skipped.size(), 1u) << ::testing::PrintToString(run.lines);
+  EXPECT_EQ(run.instrumented.sites[skipped[0]->first.site].location.line, 12u);
+  EXPECT_EQ(skipped[0]->first.invocation, 0u);
+  EXPECT_EQ(skipped[0]->first.value, 3u);
+  EXPECT_EQ(skipped[0]->fewer, (std::vector<uint32_t>{1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(skipped[0]->second.value, 2u);  // invocation 1: the steps of 4 and 2
+}
+
+// A subgroup operation under a condition that splits a subgroup: the run
+// records the lanes active at it, an observation rather than a problem.
+TEST(Shadow, ASubgroupOperationUnderASplitRunsWithPartOfItsSubgroup) {
+  const std::vector<uint32_t> spirv = spirv_from_glsl(R"(#version 450
+#extension GL_KHR_shader_subgroup_arithmetic : require
+layout(local_size_x = 16) in;
+layout(binding = 0) buffer Data { float x[]; };
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    if (i % 4 < 3) x[i] = subgroupAdd(x[i]);
+}
+)");
+  InstrumentOptions options;
+  options.all_group_operations = true;
+  std::string error;
+  std::optional<Instrumented> in = instrument(spirv, ModuleOrigin{"test.comp", {}}, options, &error);
+  ASSERT_TRUE(in) << error;
+  for (const ValidationMessage& m : validate_spirv(in->spirv, SPV_ENV_VULKAN_1_3)) ADD_FAILURE() << m.message;
+  Harness harness;
+  harness.buffers.push_back({0, 0, BufferKind::Storage, "Data", std::vector<uint8_t>(4 * 16, 0)});
+  harness.buffers.push_back(log_buffer(*in));
+  IsolatedRun result = run_isolated(in->spirv, "main", harness, {});
+  ASSERT_EQ(result.verdict, Verdict::Completed) << result.message;
+  ShadowReport report = read_log(*in, result.execution.buffers.back().data);
+  ASSERT_EQ(report.findings.size(), 1u);
+  const ShadowFinding& f = report.findings[0];
+  EXPECT_EQ(f.kind, ShadowKind::PartialGroup);
+  EXPECT_FALSE(is_problem(f.kind));
+  EXPECT_EQ(in->sites[f.second.site].kind, AccessKind::GroupOperation);
+  // Whatever the subgroup size, every fourth invocation is inactive.
+  const std::string line = describe(*in, f);
+  EXPECT_TRUE(line.starts_with("partial subgroup at test.comp:7 in workgroup 0: only invocations 0..2")) << line;
+  EXPECT_EQ(f.element, 0u);
+  EXPECT_EQ(f.fewer.size() * 4, f.first.value * 3) << line;
+}
+
+TEST(Shadow, InvocationRangesJoinRuns) {
+  EXPECT_EQ(invocation_ranges({0, 1, 2, 5, 7, 8}), "0..2, 5, 7..8");
+  EXPECT_EQ(invocation_ranges({3}), "3");
+  EXPECT_EQ(invocation_ranges({}), "");
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ namespace {
 // must parse in full.
 const std::regex kDirective(R"((?://|;)\s*expect(-note)?(?![A-Za-z0-9_]))");
 const std::regex kExpect(
-    R"((?://|;)\s*expect(?:@([+-]\d+))?:\s*([a-z0-9-]+)(?:\s+(confirmed|not-reproduced|not-runnable))?(?:\s+\"([^\"]*)\")?\s*)");
+    R"((?://|;)\s*expect(?:@([+-]\d+))?:\s*([a-z0-9-]+)(?:\s+(confirmed|not-reproduced|not-runnable|inconclusive))?(?:\s+\"([^\"]*)\")?\s*)");
 const std::regex kExpectNote(R"((?://|;)\s*expect-note(?:@([+-]\d+))?:\s*\"([^\"]*)\"\s*)");
 
 // Reads the expect and expect-note directives of one line, in text order.

@@ -60,8 +60,8 @@ struct Expectation {
   std::string rule;
   std::string message_substring;
   std::vector<NoteExpectation> notes;  // empty: the finding's notes are unchecked
-  // What `klint --confirm` concludes: "confirmed", "not-reproduced" or
-  // "not-runnable"; empty when the fixture names none. Linting ignores it.
+  // What `klint --confirm` concludes: "confirmed", "not-reproduced",
+  // "inconclusive" or "not-runnable"; empty when the fixture names none. Linting ignores it.
   std::string verdict;
 };
 

@@ -26,9 +26,9 @@ void main() {
     while (pending != 0u) {
         uint bit = uint(findLSB(pending));
         tile[tid] = (todo >> bit) & 1u;
-        barrier();  // expect: barrier-in-divergent-control-flow "barrier in control flow that depends on gl_GlobalInvocationID" // expect-note@-3: "this loop condition depends on gl_GlobalInvocationID" // expect-note@-5: "differs between the invocations of a workgroup"
+        barrier();  // expect: barrier-in-divergent-control-flow inconclusive "barrier in control flow that depends on gl_GlobalInvocationID" // expect-note@-3: "this loop condition depends on gl_GlobalInvocationID" // expect-note@-5: "differs between the invocations of a workgroup"
         values[gl_GlobalInvocationID.x] += tile[63u - tid];
-        barrier();  // expect: barrier-in-divergent-control-flow "barrier in control flow that depends on gl_GlobalInvocationID" // expect-note@-5: "this loop condition depends on gl_GlobalInvocationID" // expect-note@-7: "differs between the invocations of a workgroup"
+        barrier();  // expect: barrier-in-divergent-control-flow inconclusive "barrier in control flow that depends on gl_GlobalInvocationID" // expect-note@-5: "this loop condition depends on gl_GlobalInvocationID" // expect-note@-7: "differs between the invocations of a workgroup"
         pending &= pending - 1u;
     }
 }

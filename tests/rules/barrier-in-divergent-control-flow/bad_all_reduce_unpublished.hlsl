@@ -15,8 +15,8 @@ void main(uint gi : SV_GroupIndex, uint3 dtid : SV_DispatchThreadID) {
     for (uint i = 1; i < waves; ++i) highest = max(highest, slots[i ^ wave]);
     for (uint round = 0; round < highest; ++round) {
         tile[gi] = own + round;
-        GroupMemoryBarrierWithGroupSync();  // expect: barrier-in-divergent-control-flow "barrier in control flow that depends on" // expect-note@-2: "this loop condition depends on SV_GroupIndex" // expect-note@-9: "differs between the invocations of a workgroup"
+        GroupMemoryBarrierWithGroupSync();  // expect: barrier-in-divergent-control-flow confirmed "barrier in control flow that depends on" // expect-note@-2: "this loop condition depends on SV_GroupIndex" // expect-note@-9: "differs between the invocations of a workgroup"
         values[dtid.x] += tile[127 - gi];
-        GroupMemoryBarrierWithGroupSync();  // expect: barrier-in-divergent-control-flow "barrier in control flow that depends on" // expect-note@-4: "this loop condition depends on SV_GroupIndex" // expect-note@-11: "differs between the invocations of a workgroup"
+        GroupMemoryBarrierWithGroupSync();  // expect: barrier-in-divergent-control-flow confirmed "barrier in control flow that depends on" // expect-note@-4: "this loop condition depends on SV_GroupIndex" // expect-note@-11: "differs between the invocations of a workgroup"
     }
 }

@@ -14,9 +14,9 @@ uint workgroup_ballot(bool p) {
     uint mask = subgroupBallot(p).x;
     if (gl_SubgroupSize <= 8u) {
         mask <<= gl_SubgroupSize * gl_SubgroupID;
-        barrier();  // expect: barrier-in-divergent-control-flow "depends on a value that differs between invocations" // expect-note@+19: "this loop condition depends on a value that differs between invocations" // expect-note@-3: "the result of a subgroup operation differs between subgroups"
+        barrier();  // expect: barrier-in-divergent-control-flow inconclusive "depends on a value that differs between invocations" // expect-note@+19: "this loop condition depends on a value that differs between invocations" // expect-note@-3: "the result of a subgroup operation differs between subgroups"
         if (subgroupElect()) slots[gl_SubgroupID] = mask;
-        barrier();  // expect: barrier-in-divergent-control-flow "depends on a value that differs between invocations" // expect-note@+17: "this loop condition depends on a value that differs between invocations" // expect-note@-5: "the result of a subgroup operation differs between subgroups"
+        barrier();  // expect: barrier-in-divergent-control-flow inconclusive "depends on a value that differs between invocations" // expect-note@+17: "this loop condition depends on a value that differs between invocations" // expect-note@-5: "the result of a subgroup operation differs between subgroups"
         for (uint i = 1u; i < gl_NumSubgroups; ++i) mask |= slots[i ^ gl_SubgroupID];
     }
     return mask;
@@ -30,9 +30,9 @@ void main() {
         uint same = workgroup_ballot(value == 0u);
         pending &= ~same;
         tile[tid] = value;
-        barrier();  // expect: barrier-in-divergent-control-flow "depends on a value that differs between invocations" // expect-note@+3: "this loop condition depends on a value that differs between invocations" // expect-note@-19: "the result of a subgroup operation differs between subgroups"
+        barrier();  // expect: barrier-in-divergent-control-flow inconclusive "depends on a value that differs between invocations" // expect-note@+3: "this loop condition depends on a value that differs between invocations" // expect-note@-19: "the result of a subgroup operation differs between subgroups"
         value = (tile[31u - tid] + 1u) & 3u;
-        barrier();  // expect: barrier-in-divergent-control-flow "depends on a value that differs between invocations" // expect-note@+1: "this loop condition depends on a value that differs between invocations" // expect-note@-21: "the result of a subgroup operation differs between subgroups"
+        barrier();  // expect: barrier-in-divergent-control-flow inconclusive "depends on a value that differs between invocations" // expect-note@+1: "this loop condition depends on a value that differs between invocations" // expect-note@-21: "the result of a subgroup operation differs between subgroups"
     } while (pending != 0u);
     values[gl_GlobalInvocationID.x] = value;
 }

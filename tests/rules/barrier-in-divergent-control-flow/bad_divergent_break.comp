@@ -9,9 +9,9 @@ void main() {
     uint tid = gl_LocalInvocationID.x;
     for (uint step = 0; step < 8; ++step) {
         staging[tid] = data[tid * 8 + step];
-        barrier();  // expect: barrier-in-divergent-control-flow // expect-note@+1: "never reach the barrier; the condition depends on gl_LocalInvocationID" // expect-note@-3: "gl_LocalInvocationID differs between the invocations of a workgroup"
+        barrier();  // expect: barrier-in-divergent-control-flow inconclusive // expect-note@+1: "never reach the barrier; the condition depends on gl_LocalInvocationID" // expect-note@-3: "gl_LocalInvocationID differs between the invocations of a workgroup"
         if (staging[tid] == 0) break;
         data[tid * 8 + step] = staging[(tid + 1) % 64];
-        barrier();  // expect: barrier-in-divergent-control-flow // expect-note@-2: "never reach the barrier; the condition depends on gl_LocalInvocationID" // expect-note@-6: "gl_LocalInvocationID differs between the invocations of a workgroup"
+        barrier();  // expect: barrier-in-divergent-control-flow inconclusive // expect-note@-2: "never reach the barrier; the condition depends on gl_LocalInvocationID" // expect-note@-6: "gl_LocalInvocationID differs between the invocations of a workgroup"
     }
 }

@@ -10,6 +10,6 @@ shared float tile[64];
 void main() {
     if (gl_GlobalInvocationID.z >= pc.batches) return;
     tile[gl_LocalInvocationID.x] = data[gl_GlobalInvocationID.x];
-    barrier();  // expect: barrier-in-divergent-control-flow "gl_GlobalInvocationID"
+    barrier();  // expect: barrier-in-divergent-control-flow inconclusive "gl_GlobalInvocationID"
     data[gl_GlobalInvocationID.x] = tile[63 - gl_LocalInvocationID.x];
 }

@@ -6,7 +6,7 @@ groupshared float tile[64];
 void main(uint3 gtid : SV_GroupThreadID, uint3 dtid : SV_DispatchThreadID) {
     tile[gtid.x] = data[dtid.x];
     if (gtid.x < 32) {
-        GroupMemoryBarrierWithGroupSync();  // expect: barrier-in-divergent-control-flow // expect-note@-1: "never reach the barrier; the condition depends on SV_GroupThreadID" // expect-note@-3: "SV_GroupThreadID differs between the invocations of a workgroup"
+        GroupMemoryBarrierWithGroupSync();  // expect: barrier-in-divergent-control-flow confirmed // expect-note@-1: "never reach the barrier; the condition depends on SV_GroupThreadID" // expect-note@-3: "SV_GroupThreadID differs between the invocations of a workgroup"
         tile[gtid.x] += tile[gtid.x + 32];
     }
     GroupMemoryBarrierWithGroupSync();

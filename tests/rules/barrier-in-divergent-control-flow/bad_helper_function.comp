@@ -7,7 +7,7 @@ shared float cache[32];
 
 void publish(uint slot, float value) {
     cache[slot] = value;
-    barrier();  // expect: barrier-in-divergent-control-flow "gl_SubgroupInvocationID" // expect-note@+4: "never reach the barrier; the condition depends on gl_SubgroupInvocationID" // expect-note@+4: "gl_SubgroupInvocationID differs between the invocations of a workgroup"
+    barrier();  // expect: barrier-in-divergent-control-flow confirmed "gl_SubgroupInvocationID" // expect-note@+4: "never reach the barrier; the condition depends on gl_SubgroupInvocationID" // expect-note@+4: "gl_SubgroupInvocationID differs between the invocations of a workgroup"
 }
 
 void main() {

@@ -18,6 +18,6 @@ void main() {
     for (uint s = 0u; s < gl_NumSubgroups; ++s) m = max(m, votes[s]);
     if (m <= LOW) return;
     tile[tid] = x;
-    barrier();  // expect: barrier-in-divergent-control-flow "gl_GlobalInvocationID" // expect-note@-2: "never reach the barrier; the condition depends on gl_GlobalInvocationID" // expect-note@-7: "gl_GlobalInvocationID differs between the invocations of a workgroup"
+    barrier();  // expect: barrier-in-divergent-control-flow inconclusive "gl_GlobalInvocationID" // expect-note@-2: "never reach the barrier; the condition depends on gl_GlobalInvocationID" // expect-note@-7: "gl_GlobalInvocationID differs between the invocations of a workgroup"
     data[gl_GlobalInvocationID.x] = tile[127u - tid];
 }

@@ -14,11 +14,11 @@ void main() {
             break;
         }
         batch[tid] = round * 64u + tid;
-        barrier();  // expect: barrier-in-divergent-control-flow "buffer memory that the shader writes"
+        barrier();  // expect: barrier-in-divergent-control-flow inconclusive "buffer memory that the shader writes"
         // expect-note@-5: "never reach the barrier"
         // expect-note@-6: "loaded from buffer memory that this shader writes (line 20)"
         uint slot = atomicAdd(count, 1u);
         if (slot < capacity) items[slot] = batch[63u - tid];
-        barrier();  // expect: barrier-in-divergent-control-flow "buffer memory that the shader writes"
+        barrier();  // expect: barrier-in-divergent-control-flow inconclusive "buffer memory that the shader writes"
     }
 }

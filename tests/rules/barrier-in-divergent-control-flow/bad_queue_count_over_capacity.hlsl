@@ -12,12 +12,12 @@ void main(uint gi : SV_GroupIndex) {
             break;
         }
         batch[gi] = round * 64 + gi;
-        GroupMemoryBarrierWithGroupSync();  // expect: barrier-in-divergent-control-flow "buffer memory that the shader writes"
+        GroupMemoryBarrierWithGroupSync();  // expect: barrier-in-divergent-control-flow inconclusive "buffer memory that the shader writes"
         // expect-note@-5: "never reach the barrier"
         // expect-note@-6: "loaded from buffer memory that this shader writes (line 19)"
         uint slot;
         queue.InterlockedAdd(0, 1u, slot);
         if (slot < capacity) queue.Store(4 + slot * 4, batch[63 - gi]);
-        GroupMemoryBarrierWithGroupSync();  // expect: barrier-in-divergent-control-flow "buffer memory that the shader writes"
+        GroupMemoryBarrierWithGroupSync();  // expect: barrier-in-divergent-control-flow inconclusive "buffer memory that the shader writes"
     }
 }

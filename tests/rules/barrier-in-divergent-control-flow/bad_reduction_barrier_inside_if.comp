@@ -13,7 +13,7 @@ void main() {
     for (uint s = 64; s > 0; s >>= 1) {
         if (tid < s) {
             partial[tid] += partial[tid + s];  // expect: shared-memory-race "invocation 32 writes partial[32] while invocation 0 reads it" // expect-note: "invocation 0 reads partial[32] here"
-            barrier();  // expect: barrier-in-divergent-control-flow // expect-note@-2: "this condition depends on gl_LocalInvocationID" // expect-note@-6: "gl_LocalInvocationID differs between the invocations of a workgroup"
+            barrier();  // expect: barrier-in-divergent-control-flow confirmed // expect-note@-2: "this condition depends on gl_LocalInvocationID" // expect-note@-6: "gl_LocalInvocationID differs between the invocations of a workgroup"
         }
     }
     if (tid == 0) sums[gl_WorkGroupID.x] = partial[0];

@@ -12,7 +12,7 @@ void main(
 {
     tile[gtid.x] = data[dtid.x];
     if (gtid.x < 64) {
-        GroupMemoryBarrierWithGroupSync();  // expect: barrier-in-divergent-control-flow "depends on SV_GroupThreadID" // expect-note@-1: "never reach the barrier; the condition depends on SV_GroupThreadID" // expect-note@-5: "SV_GroupThreadID differs between the invocations of a workgroup"
+        GroupMemoryBarrierWithGroupSync();  // expect: barrier-in-divergent-control-flow confirmed "depends on SV_GroupThreadID" // expect-note@-1: "never reach the barrier; the condition depends on SV_GroupThreadID" // expect-note@-5: "SV_GroupThreadID differs between the invocations of a workgroup"
         data[dtid.x] = tile[gtid.x + 64];
     }
 }

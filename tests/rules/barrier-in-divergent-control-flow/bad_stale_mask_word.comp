@@ -17,9 +17,9 @@ void main() {
     for (uint block = 0; block < p.blocks; ++block) {
         if (p.masked != 0) {
             if (((word >> ((block % 16) * 2)) & 3u) == 1u) {
-                barrier();  // expect: barrier-in-divergent-control-flow
+                barrier();  // expect: barrier-in-divergent-control-flow inconclusive
                 tile[tid] = x[block * 64 + tid];
-                barrier();  // expect: barrier-in-divergent-control-flow
+                barrier();  // expect: barrier-in-divergent-control-flow inconclusive
                 sum += tile[(tid + 1) % 64];
             }
             if (x[block * 64 + tid] <= 0.0) continue;

@@ -6,7 +6,7 @@ layout(binding = 0) buffer D { float x[]; };
 shared float staged[64];
 
 void sync_and_read(uint i) {
-    barrier();  // expect: barrier-in-divergent-control-flow // expect-note@+7: "the condition depends on gl_LocalInvocationID" // expect-note@+5: "gl_LocalInvocationID differs between the invocations of a workgroup"
+    barrier();  // expect: barrier-in-divergent-control-flow confirmed // expect-note@+7: "the condition depends on gl_LocalInvocationID" // expect-note@+5: "gl_LocalInvocationID differs between the invocations of a workgroup"
     x[i] = staged[63 - i];
 }
 

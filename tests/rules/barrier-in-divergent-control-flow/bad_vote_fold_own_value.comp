@@ -21,7 +21,7 @@ void main() {
     for (uint s = 0u; s < gl_NumSubgroups; ++s) m = max(m, votes[s]);
     if (x > LOW) {
         tile[tid] = m;
-        barrier();  // expect: barrier-in-divergent-control-flow "gl_GlobalInvocationID" // expect-note@-2: "never reach the barrier; the condition depends on gl_GlobalInvocationID" // expect-note@-8: "gl_GlobalInvocationID differs between the invocations of a workgroup"
+        barrier();  // expect: barrier-in-divergent-control-flow inconclusive "gl_GlobalInvocationID" // expect-note@-2: "never reach the barrier; the condition depends on gl_GlobalInvocationID" // expect-note@-8: "gl_GlobalInvocationID differs between the invocations of a workgroup"
         m = tile[127u - tid];
     }
 
@@ -34,6 +34,6 @@ void main() {
     for (uint s = 0u; s < gl_NumSubgroups; ++s) n = max(n, votes[s]);
     if (n <= LOW) return;
     tile[tid] = n + m;
-    barrier();  // expect: barrier-in-divergent-control-flow "gl_GlobalInvocationID" // expect-note@-2: "never reach the barrier; the condition depends on gl_GlobalInvocationID" // expect-note@-9: "gl_GlobalInvocationID differs between the invocations of a workgroup"
+    barrier();  // expect: barrier-in-divergent-control-flow inconclusive "gl_GlobalInvocationID" // expect-note@-2: "never reach the barrier; the condition depends on gl_GlobalInvocationID" // expect-note@-9: "gl_GlobalInvocationID differs between the invocations of a workgroup"
     data[gl_GlobalInvocationID.x] = tile[127u - tid];
 }

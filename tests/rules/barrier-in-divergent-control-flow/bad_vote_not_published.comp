@@ -15,12 +15,12 @@ void main() {
     if (gl_SubgroupSize == 32u) {
         if (subgroupAny(x > 4.0)) {
             spare[tid] = x;
-            barrier();  // expect: barrier-in-divergent-control-flow "gl_GlobalInvocationID" // expect-note@-2: "never reach the barrier; the condition depends on gl_GlobalInvocationID" // expect-note@-4: "gl_GlobalInvocationID differs between the invocations of a workgroup"
+            barrier();  // expect: barrier-in-divergent-control-flow inconclusive "gl_GlobalInvocationID" // expect-note@-2: "never reach the barrier; the condition depends on gl_GlobalInvocationID" // expect-note@-4: "gl_GlobalInvocationID differs between the invocations of a workgroup"
             x = spare[127u - tid];
         }
     }
     if (subgroupAll(x < 1.0)) return;
     tile[tid] = x;
-    barrier();  // expect: barrier-in-divergent-control-flow "gl_GlobalInvocationID" // expect-note@-2: "never reach the barrier; the condition depends on gl_GlobalInvocationID" // expect-note@-10: "gl_GlobalInvocationID differs between the invocations of a workgroup"
+    barrier();  // expect: barrier-in-divergent-control-flow inconclusive "gl_GlobalInvocationID" // expect-note@-2: "never reach the barrier; the condition depends on gl_GlobalInvocationID" // expect-note@-10: "gl_GlobalInvocationID differs between the invocations of a workgroup"
     data[gl_GlobalInvocationID.x] = tile[127u - tid];
 }

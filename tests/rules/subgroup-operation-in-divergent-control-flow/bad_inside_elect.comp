@@ -9,6 +9,6 @@ layout(binding = 1) buffer Total { uint total; };
 void main() {
     uint v = x[gl_GlobalInvocationID.x];
     if (subgroupElect()) {
-        atomicAdd(total, subgroupAdd(v));  // expect: subgroup-operation-in-divergent-control-flow "subgroupAdd" // expect-note@-1: "never reach subgroupAdd; the condition depends on subgroupElect()" // expect-note@-1: "subgroupElect is true in one invocation of each subgroup"
+        atomicAdd(total, subgroupAdd(v));  // expect: subgroup-operation-in-divergent-control-flow confirmed "subgroupAdd" // expect-note@-1: "never reach subgroupAdd; the condition depends on subgroupElect()" // expect-note@-1: "subgroupElect is true in one invocation of each subgroup"
     }
 }

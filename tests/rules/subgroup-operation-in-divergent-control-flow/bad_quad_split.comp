@@ -9,9 +9,9 @@ layout(binding = 0) buffer Data { float x[]; };
 void main() {
     uint idx = gl_LocalInvocationIndex;
     float v = x[gl_GlobalInvocationID.x];
-    if (idx < 66u) v += subgroupQuadSwapVertical(v);  // expect: subgroup-operation-in-divergent-control-flow "subgroupQuadSwapVertical in control flow that depends on gl_LocalInvocationIndex, so it may read a lane of its quad that is not active" // expect-note: "never reach subgroupQuadSwapVertical; the condition depends on gl_LocalInvocationIndex" // expect-note: "invocation index 66 is not a multiple of 4, so one quad has invocations on both sides of this comparison" // expect-note@-2: "gl_LocalInvocationIndex differs between the invocations of a subgroup"
+    if (idx < 66u) v += subgroupQuadSwapVertical(v);  // expect: subgroup-operation-in-divergent-control-flow confirmed "subgroupQuadSwapVertical in control flow that depends on gl_LocalInvocationIndex, so it may read a lane of its quad that is not active" // expect-note: "never reach subgroupQuadSwapVertical; the condition depends on gl_LocalInvocationIndex" // expect-note: "invocation index 66 is not a multiple of 4, so one quad has invocations on both sides of this comparison" // expect-note@-2: "gl_LocalInvocationIndex differs between the invocations of a subgroup"
     if ((idx & 7u) < 6u) {
-        v += subgroupQuadBroadcast(v, 3u);  // expect: subgroup-operation-in-divergent-control-flow "subgroupQuadBroadcast"
+        v += subgroupQuadBroadcast(v, 3u);  // expect: subgroup-operation-in-divergent-control-flow confirmed "subgroupQuadBroadcast"
     }
     x[gl_GlobalInvocationID.x] = v;
 }
