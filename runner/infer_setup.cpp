@@ -144,7 +144,7 @@ class RoleFinder {
   void compared(const ir::Instruction& comparison, uint32_t other, Evidence& evidence) const {
     const Polynomial& form = values_.value(other);
     if (form.is_constant()) return;
-    if (count_against(form, comparison, "it bounds the workgroup id", evidence)) return;
+    if (count_against(form, comparison, "it bounds an id made of the workgroup id", evidence)) return;
     for (const Symbol& symbol : form.symbols()) {
       if (symbol.kind != Symbol::Kind::Induction) continue;
       const Induction* induction = values_.induction(symbol.id);
