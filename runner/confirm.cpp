@@ -237,6 +237,17 @@ struct Inferred {
   KernelManifest manifest;
 };
 
+// Whether every value of `shape` is at most the other's, and one is less.
+bool smaller(const Shape& shape, const Shape& than) {
+  bool less = false;
+  for (size_t i = 0; i < shape.size() && i < than.size(); ++i) {
+    const double a = to_double(shape[i].second), b = to_double(than[i].second);
+    if (a > b) return false;
+    less |= a < b;
+  }
+  return less;
+}
+
 // Runs the kernel of one file in the setups a confirmation tries.
 class Confirmer {
  public:
@@ -660,6 +671,9 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
   }
   std::vector<std::string> tried;
   std::vector<std::string> guesses;
+  bool all_timed_out = false;  // every run of the last setup tried
+  bool ever_completed = false;
+  std::string last_failure;
   // Runs one setup at every subgroup size and gives each pending finding that
   // it shows its verdict. Fails (not runnable) when the harness cannot be
   // made or instrumented, or the very first setup runs at no size.
@@ -668,12 +682,16 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
     if (!o) return false;
     std::vector<std::string> sizes;
     bool completed = false;
+    all_timed_out = !o->runs.empty();
     for (const Observation& run : o->runs) {
       completed |= run.verdict == Verdict::Completed;
+      all_timed_out &= run.verdict == Verdict::TimedOut;
+      if (run.verdict != Verdict::Completed) last_failure = run.message;
       sizes.push_back(run.verdict == Verdict::Completed
                           ? size_text(run.subgroup_size)
                           : size_text(run.subgroup_size) + " (" + run.message + ")");
     }
+    ever_completed |= completed;
     if (!completed && tried.empty() && shapes.size() == 1) {
       error = "the run " + o->runs.front().message;
       return false;
@@ -716,12 +734,23 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
     }
     return true;
   };
+  // Where klint made the shapes, a shape at which every run timed out makes
+  // only smaller ones worth trying, and a second such shape ends the search:
+  // what hangs at every size hangs on klint's other inputs.
+  std::optional<Shape> timed_out;
   for (const Shape& shape : shapes) {
+    if (timed_out && !smaller(shape, *timed_out)) continue;
     Setup setup{shape, std::nullopt, std::nullopt};
     std::optional<Harness> harness = confirmer.harness(setup, &error);
+    if (!harness && inferred) continue;  // klint's own guess that does not fit: the next one
     if (!harness) return not_runnable(findings, error);
     if (!try_setup(setup, *harness)) return not_runnable(findings, error);
     if (pending.empty()) return verdicts;
+    if (inferred && all_timed_out) {
+      if (timed_out) break;
+      timed_out = shape;
+      continue;
+    }
     // A workgroup size a specialization constant sets is varied too, for
     // what the default size did not show; for an inferred setup, at its
     // first shape only, which keeps the runs few.
@@ -733,6 +762,16 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
       if (!try_setup(variant, *h)) return not_runnable(findings, error);
       if (pending.empty()) return verdicts;
     }
+  }
+  if (tried.empty()) return not_runnable(findings, error);  // no inferred setup could be made
+  if (inferred && !ever_completed) {
+    Verdicts failed = not_runnable(findings, fmt::format("the run {} in every setup tried", last_failure));
+    for (std::optional<Confirmation>& verdict : failed) {
+      if (!verdict) continue;
+      for (const std::string& t : tried) verdict->details.push_back("tried: " + t);
+      for (const std::string& guess : guesses) verdict->details.push_back("guessed: " + guess);
+    }
+    return failed;
   }
   for (size_t i : pending) {
     const std::string_view what = not_shown(evidence_of(*findings[i]));

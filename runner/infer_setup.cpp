@@ -182,9 +182,10 @@ class RoleFinder {
   const SymbolicValues& values_;
 };
 
-bool is_integer_type(std::string_view type) {
-  return type == "uint" || type == "int" || type == "uint16_t" || type == "int16_t" || type == "uint64_t" ||
-         type == "int64_t" || type == "uint8_t" || type == "int8_t";
+// The integer members a size fits in: narrower ones hold flags and small
+// codes more often than sizes, and 4096 would not fit them.
+bool is_size_type(std::string_view type) {
+  return type == "uint" || type == "int" || type == "uint64_t" || type == "int64_t";
 }
 
 bool sized(const MemberRole& role) { return role.kind != MemberRole::Kind::Scale; }
@@ -227,7 +228,7 @@ std::vector<MemberRole> infer_roles(const Module& module, const reflect::EntryPo
                                     [&](const reflect::Member& m) { return m.name == name; });
       if (name.empty() || reflected == entry.push_constants->block.members.end()) continue;
       const bool is_float = reflected->type == "float";
-      if (!is_float && !is_integer_type(reflected->type)) continue;
+      if (!is_float && !is_size_type(reflected->type)) continue;
       Evidence evidence = finder.follow(instruction.result_id(), is_float);
       if (!evidence.kind) continue;
       Evidence& kept = found[name];
