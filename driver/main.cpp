@@ -724,13 +724,7 @@ int main(int argc, char** argv) {
   auto* seed_option = add_count<uint64_t>(*run_command, "--seed", run_seed,
                                           "Seed of the made-up inputs (default: the manifest's, else 1)", "N",
                                           "a whole number");
-  run_command->add_option("--grid", run_options.grid, "Workgroups to dispatch (default: the manifest's, else 1,1,1)")->type_name("X,Y,Z");
-  run_command->add_flag("--shadow", run_options.shadow,
-                        "Run the kernel instrumented and report races, reads of unwritten shared memory and indices out of range");
-  run_command->add_flag("--time", run_options.time, "Print how long the dispatch took");
-  run_command->add_option("--shape", run_options.shape, "Run one shape of the kernel's manifest, a value for every variable")->type_name("NAME=VALUE,...");
-  run_command->add_option("--specialization", run_options.specialization, "Give specialization constants, by constant_id or name, these values (others keep their defaults)")->type_name("CONSTANT=VALUE,...");
-  run_command->add_option("--probe", run_options.probes, "Record the value a line computes, per invocation (repeatable)")->type_name("FILE:LINE[:NAME]")->allow_extra_args(false);
+  add_run_options(*run_command, run_options);
   auto* probe_rows_option = add_count<size_t>(*run_command, "--probe-rows", run_probe_rows,
                                               "Invocations a probe table shows (default 64)", "N",
                                               "a number of rows, 1 or more", 1);

@@ -323,6 +323,25 @@ std::optional<int> attach_probes(const std::string& path, const RunOptions& opti
 
 }  // namespace
 
+void add_run_options(CLI::App& run, RunOptions& options) {
+  run.add_option("--grid", options.grid, "Workgroups to dispatch (default: the manifest's, else 1,1,1)")->type_name("X,Y,Z");
+  run.add_flag("--shadow", options.shadow,
+               "Run the kernel instrumented and report races, reads of unwritten shared memory and indices out of range");
+  run.add_flag("--time", options.time, "Print how long the dispatch took");
+  run.add_option("--shape", options.shape, "Run one shape of the kernel's manifest, a value for every variable")
+      ->type_name("NAME=VALUE,...");
+  run.add_option("--specialization", options.specialization,
+                 "Give specialization constants, by constant_id or name, these values (others keep their defaults)")
+      ->type_name("CONSTANT=VALUE,...");
+  run.add_option("--push-constants", options.push_constants,
+                 "Give push-constant members, by name, these values (others are 0, or the manifest's); runtime arrays "
+                 "grow to cover the largest product of two of the integers given")
+      ->type_name("MEMBER=VALUE,...");
+  run.add_option("--probe", options.probes, "Record the value a line computes, per invocation (repeatable)")
+      ->type_name("FILE:LINE[:NAME]")
+      ->allow_extra_args(false);
+}
+
 int run_file(const std::string& path, const CompileOptions& compile_options, const RunOptions& options,
              std::ostream& out, std::ostream& err) {
   runner::RunSettings settings;
@@ -353,6 +372,15 @@ int run_file(const std::string& path, const CompileOptions& compile_options, con
   if (!specialization) return input_error(err, path, error);
   settings.specialization = std::move(*specialization);
   settings.specialization_label = fmt::format("--specialization '{}'", options.specialization);
+  for (const auto& [item, name, value] : options.push_constants.empty() ? std::vector<Assignment>{}
+                                                                         : assignments(options.push_constants)) {
+    if (!value || name.empty()) {
+      return input_error(err, path, fmt::format("--push-constants '{}': '{}' is not MEMBER=NUMBER",
+                                                options.push_constants, item));
+    }
+    settings.push_constants.push_back({name, *value});
+  }
+  settings.push_constants_label = fmt::format("--push-constants '{}'", options.push_constants);
   std::optional<std::vector<uint32_t>> reference;
   if (*manifest && (*manifest)->reference) reference = compile_reference(**manifest, compile_options);
   settings.reference = reference ? &*reference : nullptr;

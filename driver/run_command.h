@@ -3,6 +3,8 @@
 // each run did.
 #pragma once
 
+#include <CLI/CLI.hpp>
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -21,6 +23,7 @@ struct RunOptions {
   std::string grid;              // X[,Y[,Z]] workgroups, as typed; "": the manifest's, else 1,1,1
   std::string shape;             // --shape NAME=VALUE,...: one shape of the manifest; "": its every shape
   std::string specialization;    // --specialization CONSTANT=VALUE,...: by constant_id or name, over the manifest's
+  std::string push_constants;    // --push-constants MEMBER=VALUE,...: by member name, over the manifest's
   // --workgroup-size X[,Y[,Z]], as typed: the size the host gives a kernel
   // that declares none, or the dimensions a specialization constant sets, as
   // the lint's --workgroup-size gives it; "": the kernel's own.
@@ -31,6 +34,11 @@ struct RunOptions {
   std::vector<std::string> probes;    // --probe FILE:LINE[:NAME], as typed (driver/probe_report.h)
   std::optional<size_t> probe_rows;   // --probe-rows: invocations a probe table shows (default 64)
 };
+
+// Adds the options of `klint run` that are plain strings and flags of
+// RunOptions (--grid, --shadow, --time, --shape, --specialization,
+// --push-constants, --probe) to its subcommand.
+void add_run_options(CLI::App& run, RunOptions& options);
 
 // Prints the device, what the harness guessed, each buffer after the run
 // (size, words changed or never written, its first words, guard bytes

@@ -17,6 +17,7 @@
 #include "analyzer/module.h"
 #include "reflect/reflection.h"
 #include "runner/harness.h"
+#include "runner/infer_setup.h"
 #include "runner/manifest.h"
 #include "runner/observe.h"
 #include "rules/rule.h"
@@ -332,14 +333,36 @@ struct Setup {
   std::optional<std::array<uint32_t, 3>> workgroup;
 };
 
+// A setup made from the kernel where it comes without a manifest
+// (runner/infer_setup.h): the members' roles, the values the findings name,
+// and the manifest that runs them.
+struct Inferred {
+  std::vector<MemberRole> roles;
+  std::vector<std::pair<std::string, int64_t>> named;
+  KernelManifest manifest;
+};
+
+// Whether every value of `shape` is at most the other's, and one is less.
+bool smaller(const Shape& shape, const Shape& than) {
+  bool less = false;
+  for (size_t i = 0; i < shape.size() && i < than.size(); ++i) {
+    const double a = to_double(shape[i].second), b = to_double(than[i].second);
+    if (a > b) return false;
+    less |= a < b;
+  }
+  return less;
+}
+
 // Runs the kernel of one file in the setups a confirmation tries.
 class Confirmer {
  public:
   Confirmer(const std::vector<uint32_t>& spirv, const ModuleOrigin& origin, const LoadedShader& shader,
             const reflect::ModuleReflection& module, const reflect::EntryPoint& entry, const KernelManifest* manifest,
-            const ConfirmOptions& options, InstrumentOptions logged)
+            const Inferred* inferred, const ConfirmOptions& options, InstrumentOptions logged)
       : spirv_(spirv), origin_(origin), path_(origin.path), compile_(shader.options), target_env_(shader.target_env()),
-        module_(module), entry_(entry), manifest_(manifest), options_(options), logged_(std::move(logged)) {
+        module_(module), entry_(entry), manifest_(manifest), inferred_(manifest ? nullptr : inferred),
+        plan_(manifest ? manifest : inferred ? &inferred->manifest : nullptr), options_(options),
+        logged_(std::move(logged)) {
     seed_ = options.seed.value_or(manifest ? manifest->seed : 1);
     // The workgroup's dimensions that a specialization constant sets and the
     // manifest leaves alone: confirming runs may vary those.
@@ -391,18 +414,24 @@ class Confirmer {
     return text;
   }
 
-  // The harness for a shape (ignored without a manifest), with the grid
-  // overridden where `grid` says.
+  // The harness for a shape (ignored without a manifest or an inferred
+  // setup), with the grid overridden where `grid` says.
   std::optional<Harness> harness(const Setup& setup, std::string* error) const {
     HarnessOptions harness_options;
     harness_options.seed = seed_;
     harness_options.grid = setup.grid.value_or(kGrid);
     std::optional<Harness> h;
-    if (manifest_) {
-      KernelManifest manifest = *manifest_;
+    if (plan_) {
+      KernelManifest manifest = *plan_;
       manifest.seed = seed_;
+      if (inferred_) harness_options.runtime_elements = runtime_elements_for(integers(setup.shape));
       h = manifest_harness(entry_, module_, manifest, setup.shape, harness_options, error);
       if (h && setup.grid) h->grid = *setup.grid;
+      if (h && inferred_) {
+        for (std::string& line : describe_inferred(inferred_->roles, inferred_->named, setup.shape)) {
+          h->guesses.push_back(std::move(line));
+        }
+      }
     } else {
       h = default_harness(entry_, harness_options, error);
     }
@@ -514,7 +543,16 @@ class Confirmer {
   std::string replay(const Shape& shape, const Harness& harness, const Found& found, bool lavapipe) const {
     std::vector<std::string> words{"klint", "run"};
     if (found.sizes.size() == 1) words.emplace_back("--shadow");
-    if (!shape.empty()) {
+    if (inferred_) {
+      std::vector<std::string> values;
+      for (const ManifestSetting& setting : inferred_->manifest.push_constants) {
+        std::string error;
+        if (std::optional<Number> value = setting.value.evaluate(shape, &error)) {
+          values.push_back(setting.name + "=" + to_string(*value));
+        }
+      }
+      if (!values.empty()) words.insert(words.end(), {"--push-constants", fmt::format("{}", fmt::join(values, ","))});
+    } else if (!shape.empty()) {
       std::vector<std::string> values;
       for (const auto& [name, value] : shape) values.push_back(name + "=" + to_string(value));
       words.insert(words.end(), {"--shape", fmt::format("{}", fmt::join(values, ","))});
@@ -608,15 +646,40 @@ class Confirmer {
     std::vector<std::string> workgroup;
     for (const auto& [id, value] : specialized_workgroup(harness, true)) workgroup.push_back(fmt::format("\"{}\" = {}", id, value));
     static const std::vector<ManifestSetting> kNone;
-    table("push-constants", manifest_ ? manifest_->push_constants : kNone, {});
-    table("buffers", manifest_ ? manifest_->buffers : kNone, {});
-    table("specialization", manifest_ ? manifest_->specialization : kNone, std::move(workgroup));
+    table("push-constants", plan_ ? plan_->push_constants : kNone, {});
+    table("buffers", plan_ ? plan_->buffers : kNone, inferred_ ? runtime_arrays(harness) : std::vector<std::string>{});
+    table("specialization", plan_ ? plan_->specialization : kNone, std::move(workgroup));
     return text;
   }
 
   uint64_t seed() const { return seed_; }
 
  private:
+  static std::vector<int64_t> integers(const Shape& shape) {
+    std::vector<int64_t> out;
+    for (const auto& [name, value] : shape) {
+      if (const int64_t* integer = std::get_if<int64_t>(&value)) out.push_back(*integer);
+    }
+    return out;
+  }
+
+  // `"SET.BINDING" = elements` for each buffer ending in a runtime array, as
+  // the harness sized it: an inferred setup's sizes, for its reproducer.
+  std::vector<std::string> runtime_arrays(const Harness& harness) const {
+    std::vector<std::string> out;
+    for (const BufferSpec& buffer : harness.buffers) {
+      auto binding = std::find_if(entry_.bindings.begin(), entry_.bindings.end(), [&](const reflect::Binding& b) {
+        return b.set == buffer.set && b.binding == buffer.binding;
+      });
+      if (binding == entry_.bindings.end() || !binding->block || !ends_in_runtime_array(*binding->block)) continue;
+      const reflect::Member& array = binding->block->members.back();
+      const uint64_t stride = array.array_stride.value_or(4);
+      out.push_back(fmt::format("\"{}.{}\" = {}", buffer.set, buffer.binding,
+                                (buffer.data.size() - std::min<uint64_t>(array.offset, buffer.data.size())) / stride));
+    }
+    return out;
+  }
+
   const std::vector<uint32_t>& spirv_;
   const ModuleOrigin& origin_;
   const std::string& path_;
@@ -624,7 +687,9 @@ class Confirmer {
   spv_target_env target_env_;
   const reflect::ModuleReflection& module_;
   const reflect::EntryPoint& entry_;
-  const KernelManifest* manifest_;
+  const KernelManifest* manifest_;  // the user's
+  const Inferred* inferred_;         // without one
+  const KernelManifest* plan_;       // the one of the two that runs
   const ConfirmOptions& options_;
   uint64_t seed_ = 1;
   std::vector<size_t> varied_axes_;
@@ -706,16 +771,31 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
       if (is_group_operation(opcode)) logged.group_operations.push_back(ordinal);
     }
   }
-  const Confirmer confirmer(spirv, origin, shader, *reflection, *entry, manifest, options, std::move(logged));
+  // Without a manifest, the setups come from how the kernel uses its push
+  // constants.
+  std::optional<Inferred> inferred;
+  if (!manifest) {
+    std::vector<MemberRole> roles = infer_roles(module, *entry);
+    std::vector<std::pair<std::string, int64_t>> named = named_values(findings, roles);
+    if (std::optional<KernelManifest> made = inferred_manifest(roles, named, *entry, shader.path)) {
+      inferred = Inferred{std::move(roles), std::move(named), std::move(*made)};
+    }
+  }
+  const KernelManifest* plan = manifest ? manifest : inferred ? &inferred->manifest : nullptr;
+  const Confirmer confirmer(spirv, origin, shader, *reflection, *entry, manifest, inferred ? &*inferred : nullptr,
+                            options, std::move(logged));
   std::vector<Shape> shapes;
-  if (manifest) {
-    for (size_t i = 0; i < manifest->matrix.size(); ++i) shapes.push_back(shape_at(*manifest, i));
+  if (plan) {
+    for (size_t i = 0; i < plan->matrix.size(); ++i) shapes.push_back(shape_at(*plan, i));
   } else {
     shapes.emplace_back();
   }
   std::vector<std::string> tried;
   std::vector<std::string> guesses;
   std::vector<Reach> reach(pending.size());
+  bool all_timed_out = false;  // every run of the last setup tried
+  bool ever_completed = false;
+  std::string last_failure;
   // Runs one setup at every subgroup size and gives each pending finding that
   // it shows its verdict. Fails (not runnable) when the harness cannot be
   // made or instrumented, or the very first setup runs at no size.
@@ -724,12 +804,16 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
     if (!o) return false;
     std::vector<std::string> sizes;
     bool completed = false;
+    all_timed_out = !o->runs.empty();
     for (const Observation& run : o->runs) {
       completed |= run.verdict == Verdict::Completed;
+      all_timed_out &= run.verdict == Verdict::TimedOut;
+      if (run.verdict != Verdict::Completed) last_failure = run.message;
       sizes.push_back(run.verdict == Verdict::Completed
                           ? size_text(run.subgroup_size)
                           : size_text(run.subgroup_size) + " (" + run.message + ")");
     }
+    ever_completed |= completed;
     if (!completed && tried.empty() && shapes.size() == 1) {
       error = "the run " + o->runs.front().message;
       return false;
@@ -774,9 +858,15 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
     }
     return true;
   };
+  // Where klint made the shapes, a shape at which every run timed out makes
+  // only smaller ones worth trying, and a second such shape ends the search:
+  // what hangs at every size hangs on klint's other inputs.
+  std::optional<Shape> timed_out;
   for (const Shape& shape : shapes) {
+    if (timed_out && !smaller(shape, *timed_out)) continue;
     Setup setup{shape, std::nullopt, std::nullopt};
     std::optional<Harness> harness = confirmer.harness(setup, &error);
+    if (!harness && inferred) continue;  // klint's own guess that does not fit: the next one
     if (!harness) return not_runnable(findings, error);
     if (!try_setup(setup, *harness)) {
       // Why, and what was tried.
@@ -787,8 +877,15 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
       return failed;
     }
     if (pending.empty()) return verdicts;
+    if (inferred && all_timed_out) {
+      if (timed_out) break;
+      timed_out = shape;
+      continue;
+    }
     // A workgroup size a specialization constant sets is varied too, for
-    // what the default size did not show.
+    // what the default size did not show; for an inferred setup, at its
+    // first shape only, which keeps the runs few.
+    if (inferred && &shape != &shapes.front()) continue;
     for (const std::array<uint32_t, 3>& workgroup : confirmer.workgroup_variants(*harness)) {
       Setup variant{shape, std::nullopt, workgroup};
       std::optional<Harness> h = confirmer.harness(variant, &error);
@@ -796,6 +893,16 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
       if (!try_setup(variant, *h)) return not_runnable(findings, error);
       if (pending.empty()) return verdicts;
     }
+  }
+  if (tried.empty()) return not_runnable(findings, error);  // no inferred setup could be made
+  if (inferred && !ever_completed) {
+    Verdicts failed = not_runnable(findings, fmt::format("the run {} in every setup tried", last_failure));
+    for (std::optional<Confirmation>& verdict : failed) {
+      if (!verdict) continue;
+      for (const std::string& t : tried) verdict->details.push_back("tried: " + t);
+      for (const std::string& guess : guesses) verdict->details.push_back("guessed: " + guess);
+    }
+    return failed;
   }
   for (size_t k = 0; k < pending.size(); ++k) {
     const size_t i = pending[k];

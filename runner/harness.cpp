@@ -58,8 +58,22 @@ bool ends_in_runtime_array(const reflect::BlockLayout& block) {
 
 uint64_t guessed_runtime_elements(const reflect::EntryPoint& entry, const std::array<uint32_t, 3>& grid,
                                   const HarnessOptions& options, uint32_t stride) {
-  const uint64_t wanted = std::max(invocations(entry, grid) * 4, (options.runtime_array_bytes + stride - 1) / stride);
+  const uint64_t wanted = std::max({invocations(entry, grid) * 4, (options.runtime_array_bytes + stride - 1) / stride,
+                                   options.runtime_elements});
   return std::max<uint64_t>(std::min(wanted, options.max_runtime_array_bytes / stride), 1);
+}
+
+uint64_t runtime_elements_for(const std::vector<int64_t>& sizes) {
+  uint64_t most = 0;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] < 1) continue;
+    const uint64_t a = std::min(static_cast<uint64_t>(sizes[i]), kMostSizedElements);
+    most = std::max(most, a);
+    for (size_t j = i + 1; j < sizes.size(); ++j) {
+      if (sizes[j] >= 1) most = std::max(most, std::min(a * std::min(static_cast<uint64_t>(sizes[j]), kMostSizedElements), kMostSizedElements));
+    }
+  }
+  return std::min(most, kMostSizedElements);
 }
 
 std::string binding_label(const reflect::Binding& binding) {

@@ -21,6 +21,9 @@ struct HarnessOptions {
   // max_runtime_array_bytes.
   uint64_t runtime_array_bytes = 64 * 1024;
   uint64_t max_runtime_array_bytes = 64 * 1024 * 1024;
+  // And at least this many elements: where push constants give sizes, what
+  // indices at those sizes reach (runtime_elements_for).
+  uint64_t runtime_elements = 0;
   // Most bytes a manifest may ask of one buffer: a descriptor's range
   // (maxStorageBufferRange is a uint32_t); less where memory is scarce.
   uint64_t max_buffer_bytes = 0xFFFFFFFF;
@@ -71,6 +74,14 @@ std::optional<BufferSpec> make_buffer(const reflect::Binding& binding, uint64_t 
 bool ends_in_runtime_array(const reflect::BlockLayout& block);
 uint64_t guessed_runtime_elements(const reflect::EntryPoint& entry, const std::array<uint32_t, 3>& grid,
                                   const HarnessOptions& options, uint32_t stride);
+
+// The elements a runtime array gets where push constants give the kernel
+// these integer sizes: the largest product of two of them (rows * cols), or
+// the largest one alone, at most kMostSizedElements. Both --confirm's
+// inferred setups and `klint run --push-constants` size buffers so, which is
+// what lets a replay reproduce a confirmation.
+constexpr uint64_t kMostSizedElements = uint64_t{1} << 20;
+uint64_t runtime_elements_for(const std::vector<int64_t>& sizes);
 
 // "binding 0.1 (name)", as harness messages name a binding.
 std::string binding_label(const reflect::Binding& binding);

@@ -266,7 +266,11 @@ bool write_push_constants(const Context& context, const reflect::EntryPoint& ent
   for (size_t i = 0; i < block.members.size(); ++i) {
     if (!named[i]) zero += (zero.empty() ? "" : ", ") + block.members[i].name;
   }
-  if (!zero.empty()) harness.guesses.push_back(fmt::format("push constants: 0 for {} (not in the manifest)", zero));
+  if (!zero.empty()) {
+    harness.guesses.push_back(fmt::format("push constants: 0 for {} ({})", zero,
+                                          context.manifest.inferred ? "no use klint knows needs another value"
+                                                                    : "not in the manifest"));
+  }
   return true;
 }
 
@@ -411,6 +415,41 @@ const reflect::SpecializationConstant* find_specialization_constant(const reflec
   *error = fmt::format("no specialization constant {}'{}'{}{}", by_id ? "with constant_id " : "", key,
                        by_id ? "" : did_you_mean(key, names), ids.empty() ? "; the kernel has none" : "; it has " + ids);
   return nullptr;
+}
+
+bool set_push_constant(const reflect::EntryPoint& entry, const std::string& name, const Number& value,
+                       Harness& harness, std::string* error) {
+  if (!entry.push_constants) {
+    *error = fmt::format("{} has no push constants", entry.name);
+    return false;
+  }
+  const std::vector<reflect::Member>& members = entry.push_constants->block.members;
+  auto member = std::find_if(members.begin(), members.end(), [&](const reflect::Member& m) { return m.name == name; });
+  if (member == members.end()) {
+    std::vector<std::string_view> names;
+    std::string listed;
+    for (const reflect::Member& m : members) {
+      names.push_back(m.name);
+      listed += (listed.empty() ? "" : ", ") + m.name;
+    }
+    *error = fmt::format("the push constants of {} have no member '{}'{}; it has {}", entry.name, printable(name),
+                         did_you_mean(name, names), listed);
+    return false;
+  }
+  std::optional<ScalarType> type = scalar_type(member->type);
+  if (!type) {
+    *error = fmt::format("push constant '{}' is {}: only scalar members can be set", name, a_type(member->type));
+    return false;
+  }
+  if (harness.push_constants.size() < member->offset + type->bytes) {
+    harness.push_constants.resize((member->offset + type->bytes + 3) / 4 * 4, 0);
+  }
+  std::string why;
+  if (!encode(value, *type, harness.push_constants.data() + member->offset, &why)) {
+    *error = fmt::format("push constant '{}' is {}: {}", name, a_type(member->type), why);
+    return false;
+  }
+  return true;
 }
 
 bool set_specialization(const reflect::ModuleReflection& module, const std::string& key, const Number& value,

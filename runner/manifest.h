@@ -61,6 +61,10 @@ struct KernelManifest {
   std::vector<ManifestSetting> buffers;  // elements of each named binding's trailing runtime array
   std::vector<ManifestSetting> specialization;
   uint64_t seed = 1;
+  // Made by klint from how the kernel uses its inputs (runner/infer_setup.h),
+  // not read from a klint.toml: its guesses say so, and nothing in it has a
+  // location.
+  bool inferred = false;
   std::optional<std::filesystem::path> reference;  // absolute
   std::vector<ExpectedOutput> expected;
 };
@@ -108,6 +112,13 @@ std::optional<Harness> manifest_harness(const reflect::EntryPoint& entry, const 
 // did-you-mean where a name is close.
 const reflect::SpecializationConstant* find_specialization_constant(const reflect::ModuleReflection& module,
                                                                    const std::string& key, std::string* error);
+
+// Writes `value` into the push-constant member `name` of the harness (whose
+// push constants must be the block's size), in the member's type. Fails with
+// a reason: no such member (with a did-you-mean), a member that is not a
+// scalar, a value that does not fit it.
+bool set_push_constant(const reflect::EntryPoint& entry, const std::string& name, const Number& value,
+                       Harness& harness, std::string* error);
 
 // Gives the constant `key` names `value` in its own type, replacing what the
 // harness gave it. Fails with a reason when there is no such constant or the

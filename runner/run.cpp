@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <utility>
 
 #include "runner/harness.h"
@@ -21,6 +22,28 @@ bool specialize(const RunSettings& settings, const reflect::ModuleReflection& mo
     }
   }
   give_default_specialization(module, harness);
+  return true;
+}
+
+// Sets the push-constant members the settings give, over the harness's, and
+// says so in its guesses.
+bool push(const RunSettings& settings, const reflect::EntryPoint& entry, Harness& harness, std::string* error) {
+  if (settings.push_constants.empty()) return true;
+  std::vector<std::string> given;
+  for (const SpecializationSetting& setting : settings.push_constants) {
+    std::string why;
+    if (!set_push_constant(entry, setting.key, setting.value, harness, &why)) {
+      *error = fmt::format("{}: {}", settings.push_constants_label, why);
+      return false;
+    }
+    given.push_back(setting.key);
+  }
+  std::erase_if(harness.guesses, [](const std::string& g) { return g.starts_with("push constants:"); });
+  std::vector<std::string> zero;
+  for (const reflect::Member& member : entry.push_constants->block.members) {
+    if (std::find(given.begin(), given.end(), member.name) == given.end()) zero.push_back(member.name);
+  }
+  if (!zero.empty()) harness.guesses.push_back(fmt::format("push constants: 0 for {}", fmt::join(zero, ", ")));
   return true;
 }
 
@@ -109,7 +132,9 @@ bool run_manifest(const LoadedKernel& kernel, KernelManifest manifest, const Run
   // Each harness is made again when its turn comes rather than all held at once.
   auto harness_for = [&](const Shape& shape) {
     std::optional<Harness> harness = manifest_harness(*entry, kernel.module, manifest, shape, HarnessOptions{}, error);
-    if (harness && !specialize(settings, kernel.module, *harness, error)) return std::optional<Harness>{};
+    if (harness && (!specialize(settings, kernel.module, *harness, error) || !push(settings, *entry, *harness, error))) {
+      return std::optional<Harness>{};
+    }
     return harness;
   };
   for (const Shape& shape : shapes) {
@@ -139,8 +164,15 @@ bool run_kernel(const LoadedKernel& kernel, const KernelManifest* manifest, cons
   HarnessOptions harness_options;
   harness_options.seed = settings.seed.value_or(1);
   harness_options.grid = settings.grid.value_or(std::array<uint32_t, 3>{1, 1, 1});
+  std::vector<int64_t> sizes;
+  for (const SpecializationSetting& setting : settings.push_constants) {
+    if (const int64_t* integer = std::get_if<int64_t>(&setting.value)) sizes.push_back(*integer);
+  }
+  harness_options.runtime_elements = runtime_elements_for(sizes);
   std::optional<Harness> harness = default_harness(entry, harness_options, error);
-  if (!harness || !specialize(settings, kernel.module, *harness, error)) return false;
+  if (!harness || !specialize(settings, kernel.module, *harness, error) || !push(settings, entry, *harness, error)) {
+    return false;
+  }
   KernelRun run{.entry = &entry, .seed = harness_options.seed, .harness = std::move(*harness)};
   return run_once(kernel, settings, run, report, error);
 }

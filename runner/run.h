@@ -50,6 +50,11 @@ struct RunSettings {
   // Set over the manifest's; every constant left gets its declared default.
   std::vector<SpecializationSetting> specialization;
   std::string specialization_label;  // names them in errors, e.g. "--specialization 'N=4'"
+  // Push-constant members by name, set over the manifest's or the zeros of a
+  // harness made up from reflection; without a manifest, runtime arrays also
+  // grow to cover what the integers given reach (runtime_elements_for).
+  std::vector<SpecializationSetting> push_constants;
+  std::string push_constants_label;  // e.g. "--push-constants 'cols=63'"
   bool shadow = false;               // run instrumented: races, unwritten reads, indices out of range
   std::vector<ProbeRequest> probes;  // placed with probe_kernel beforehand
   // The manifest's reference shader, loaded and validated by the caller; nullptr where it does not load.

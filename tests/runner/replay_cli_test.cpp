@@ -63,6 +63,22 @@ void main() {
 }
 )";
 
+// A race between neighbours that only invocations below a push constant run:
+// at the default harness's n = 0 nothing runs.
+constexpr const char* kSizedRace = R"(#version 450
+layout(local_size_x = 64) in;
+layout(push_constant) uniform Params { uint n; } p;
+layout(std430, binding = 0) buffer Data { float x[]; };
+shared float tile[64];
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    if (gl_GlobalInvocationID.x < p.n) {
+        tile[i] = x[gl_GlobalInvocationID.x];
+        x[gl_GlobalInvocationID.x] = tile[(i + 1u) % 64u];
+    }
+}
+)";
+
 class Replay : public testing::ScratchCwdTest {
  protected:
   struct ShellRun {
@@ -205,6 +221,42 @@ TEST_F(Replay, TheReplayCommandGivesThePipelineWhatTheLintGaveIt) {
   EXPECT_EQ(again.exit_code, 1) << replay << "\n" << again.output;
   EXPECT_NE(again.output.find("k.shader: entry point main, workgroup 64,1,1"), std::string::npos) << again.output;
   EXPECT_NE(again.output.find(" shadow finding"), std::string::npos) << again.output;
+}
+
+// Without a manifest the setup comes from how the kernel uses its push
+// constants; the replay gives them with --push-constants, and the reproducer
+// as a [[kernel]] table.
+TEST_F(Replay, ASetupMadeFromTheKernelReplaysWithItsPushConstants) {
+  write("sized.comp", kSizedRace);
+  testing::KlintRun run = run_klint({"--no-cache", "--confirm", "--format", "json", "--reproducers", "repro",
+                                     "--select", "shared-memory-race", "sized.comp"},
+                                    "", 120);
+  ASSERT_EQ(run.exit_code, 1) << run.err;
+  const nlohmann::json c = confirmation(run);
+  ASSERT_EQ(c.value("status", ""), "confirmed") << c.dump();
+  EXPECT_NE(detail(c, "guessed: push constant n = ").find("it bounds"), std::string::npos) << c.dump();
+  const std::string replay = detail(c, "replay: ");
+  EXPECT_NE(replay.find("klint run --shadow --push-constants n="), std::string::npos) << replay;
+  ShellRun again = shell(replay, path());
+  EXPECT_EQ(again.exit_code, 1) << replay << "\n" << again.output;
+  EXPECT_NE(again.output.find("verdict: completed, "), std::string::npos) << again.output;
+  if (on_lavapipe()) {
+    EXPECT_NE(again.output.find("race on tile[1] in workgroup 0"), std::string::npos) << again.output;
+  }
+
+  const std::string text = read(path(detail(c, "reproducer: ")));
+  EXPECT_NE(text.find("push-constants = { \"n\" = "), std::string::npos) << text;
+  EXPECT_NE(text.find("buffers = { \"0.0\" = "), std::string::npos) << text;
+  const std::string said = "# replay, in this file's folder: ";
+  const size_t at = text.find(said);
+  ASSERT_NE(at, std::string::npos) << text;
+  const std::string command = text.substr(at + said.size(), text.find('\n', at) - at - said.size());
+  ShellRun replayed = shell(command + " --no-cache --format json", path("repro"));
+  ASSERT_EQ(replayed.exit_code, 1) << command << "\n" << replayed.output;
+  const nlohmann::json r = nlohmann::json::parse(replayed.output, nullptr, false);
+  ASSERT_FALSE(r.is_discarded()) << replayed.output;
+  ASSERT_EQ(r["findings"].size(), 1u) << replayed.output;
+  EXPECT_EQ(r["findings"][0]["confirmation"]["status"], "confirmed") << replayed.output;
 }
 
 }  // namespace

@@ -38,6 +38,16 @@ layout(set = 0, binding = 0) writeonly buffer Out { uint values[]; } out_;
 void main() { out_.values[gl_GlobalInvocationID.x] = gl_WorkGroupSize.x; }
 )";
 
+// Sizes in push constants: each invocation below n stores its id times scale.
+const char* kSized = R"(#version 450
+layout(local_size_x = 64) in;
+layout(push_constant) uniform Params { uint n; float scale; } p;
+layout(set = 0, binding = 0) writeonly buffer Out { float values[]; } out_;
+void main() {
+    if (gl_GlobalInvocationID.x < p.n) out_.values[gl_GlobalInvocationID.x] = float(gl_GlobalInvocationID.x) * p.scale;
+}
+)";
+
 class RunCli : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -140,6 +150,26 @@ TEST_F(RunCli, SpecializationConstantsTakeTheirDefaultsOrTheValuesGiven) {
   EXPECT_NE(given.out.find("16381 of 16384 words never written; first: 3 3 3 - - - - -"), std::string::npos) << given.out;
 }
 
+// --push-constants sets members by name, the others stay 0; runtime arrays
+// grow to what the sizes given reach.
+TEST_F(RunCli, PushConstantsTakeTheValuesGiven) {
+  write("sized.comp", kSized);
+  KlintRun zero = klint({"sized.comp"});
+  ASSERT_EQ(zero.exit_code, 0) << zero.err;
+  EXPECT_NE(zero.out.find("16384 of 16384 words never written"), std::string::npos) << zero.out;
+  KlintRun given = klint({"sized.comp", "--push-constants", "n=3,scale=0.5"});
+  ASSERT_EQ(given.exit_code, 0) << given.err;
+  EXPECT_NE(given.out.find("16381 of 16384 words never written; first: 0 0.5 1 - - - - -"), std::string::npos)
+      << given.out;
+  KlintRun only_n = klint({"sized.comp", "--push-constants", "n=100000", "--grid", "2"});
+  ASSERT_EQ(only_n.exit_code, 0) << only_n.err;
+  EXPECT_NE(only_n.out.find("guessed: push constants: 0 for scale\n"), std::string::npos) << only_n.out;
+  EXPECT_NE(only_n.out.find("guessed: binding 0.0 (out_): 100000 elements of its runtime array values"),
+            std::string::npos)
+      << only_n.out;
+  EXPECT_NE(only_n.out.find("99872 of 100000 words never written; first: 0 0 0"), std::string::npos) << only_n.out;
+}
+
 TEST_F(RunCli, BadInputIsOneLineAndExitsTwo) {
   write("broken.comp", "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { nope; }\n");
   write("image.comp", "#version 450\nlayout(local_size_x = 1) in;\n"
@@ -147,6 +177,7 @@ TEST_F(RunCli, BadInputIsOneLineAndExitsTwo) {
                       "void main() { imageStore(picture, ivec2(0), vec4(1)); }\n");
   write("twice.comp", kTwice);
   write("spec.comp", kSpecialized);
+  write("sized.comp", kSized);
   struct Case {
     std::vector<std::string> args;
     std::string err;
@@ -172,6 +203,17 @@ TEST_F(RunCli, BadInputIsOneLineAndExitsTwo) {
        "klint: error: spec.comp: --specialization 'WIDTH': 'WIDTH' is not CONSTANT=NUMBER\n"},
       {{"spec.comp", "--specialization", "WIDTH=-2"},
        "klint: error: spec.comp: --specialization 'WIDTH=-2': specialization constant 'WIDTH' is a uint: "},
+      {{"sized.comp", "--push-constants", "scael=1"},
+       "klint: error: sized.comp: --push-constants 'scael=1': the push constants of main have no member 'scael' "
+       "(did you mean 'scale'?); it has n, scale\n"},
+      {{"sized.comp", "--push-constants", "n"}, "klint: error: sized.comp: --push-constants 'n': 'n' is not "
+                                                "MEMBER=NUMBER\n"},
+      {{"sized.comp", "--push-constants", "n=-1"},
+       "klint: error: sized.comp: --push-constants 'n=-1': push constant 'n' is a uint: -1 is out of its range\n"},
+      {{"sized.comp", "--push-constants", "n=1.5"},
+       "klint: error: sized.comp: --push-constants 'n=1.5': push constant 'n' is a uint: 1.5 is not an integer\n"},
+      {{"twice.comp", "--push-constants", "n=1"},
+       "klint: error: twice.comp: --push-constants 'n=1': main has no push constants\n"},
       {{}, "klint: error: "},
   };
   for (const Case& c : cases) {

@@ -1,0 +1,369 @@
+#include "runner/infer_setup.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <regex>
+#include <set>
+
+#include "analyzer/symbolic.h"
+
+namespace klint::runner {
+namespace {
+
+using spv::Op;
+
+// The member of the push-constant block that `load` reads whole, by index
+// into the block's struct; nullopt for other loads.
+std::optional<std::pair<uint32_t, uint32_t>> pushed_member(const Module& module, const ir::Instruction& load) {
+  if (load.opcode() != Op::OpLoad) return std::nullopt;
+  const ir::Instruction* chain = module.def(load.word(2));
+  if (!chain || (chain->opcode() != Op::OpAccessChain && chain->opcode() != Op::OpInBoundsAccessChain) ||
+      chain->operands().size() != 4) {
+    return std::nullopt;
+  }
+  const ir::Instruction* variable = module.def(chain->word(2));
+  if (!variable || variable->opcode() != Op::OpVariable ||
+      static_cast<spv::StorageClass>(variable->word(2)) != spv::StorageClass::PushConstant) {
+    return std::nullopt;
+  }
+  const ir::Instruction* pointer = module.def(variable->type_id());
+  std::optional<uint64_t> member = module.constant_value(chain->word(3));
+  if (!pointer || !member) return std::nullopt;
+  return std::pair{pointer->word(2), static_cast<uint32_t>(*member)};
+}
+
+bool is_ordered_comparison(Op op) {
+  switch (op) {
+    case Op::OpULessThan: case Op::OpULessThanEqual: case Op::OpUGreaterThan: case Op::OpUGreaterThanEqual:
+    case Op::OpSLessThan: case Op::OpSLessThanEqual: case Op::OpSGreaterThan: case Op::OpSGreaterThanEqual:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Instructions whose result carries a size it reads on: arithmetic,
+// conversions, choices. A member's value is followed through these.
+bool carries(Op op) {
+  switch (op) {
+    case Op::OpIAdd: case Op::OpISub: case Op::OpIMul: case Op::OpUDiv: case Op::OpSDiv: case Op::OpUMod:
+    case Op::OpSMod: case Op::OpSRem: case Op::OpShiftLeftLogical: case Op::OpShiftRightLogical:
+    case Op::OpShiftRightArithmetic: case Op::OpBitwiseAnd: case Op::OpBitwiseOr: case Op::OpBitcast:
+    case Op::OpUConvert: case Op::OpSConvert: case Op::OpCopyObject: case Op::OpSelect: case Op::OpPhi:
+    case Op::OpExtInst: case Op::OpSNegate:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// What one member's uses say, strongest first: a Count beats a Length.
+struct Evidence {
+  std::optional<MemberRole::Kind> kind;
+  std::string why;
+  std::optional<size_t> grid_axis;
+  int64_t per_workgroup = 1;
+
+  void offer(MemberRole::Kind k, std::string reason, std::optional<size_t> axis = std::nullopt, int64_t per = 1) {
+    if (kind && rank(k, axis) <= rank(*kind, grid_axis)) return;
+    kind = k;
+    why = std::move(reason);
+    grid_axis = axis;
+    per_workgroup = per;
+  }
+
+  static int rank(MemberRole::Kind k, const std::optional<size_t>& axis) {
+    return k == MemberRole::Kind::Count ? (axis ? 3 : 2) : 1;
+  }
+};
+
+class RoleFinder {
+ public:
+  RoleFinder(const Module& module, const ir::Function& function)
+      : module_(module), function_(function), values_(module.symbolic(function)) {}
+
+  // Follows the value `load` from where it is loaded to where it is used.
+  Evidence follow(uint32_t load, bool is_float) {
+    Evidence evidence;
+    std::set<uint32_t> seen{load};
+    std::vector<uint32_t> work{load};
+    while (!work.empty() && seen.size() < kMaxFollowed) {
+      const uint32_t id = work.back();
+      work.pop_back();
+      for (const ir::Instruction* use : module_.uses(id)) {
+        if (is_float) {
+          judge_float(*use, id, evidence);
+          continue;
+        }
+        judge(*use, id, evidence);
+        if (carries(use->opcode()) && use->result_id() && seen.insert(use->result_id()).second) {
+          work.push_back(use->result_id());
+        }
+      }
+    }
+    return evidence;
+  }
+
+ private:
+  static constexpr size_t kMaxFollowed = 256;
+
+  std::string at(const ir::Instruction& instruction) const {
+    const Location l = module_.nearest_location(instruction);
+    return l.has_line() ? fmt::format(" at line {}", l.line) : "";
+  }
+
+  void judge(const ir::Instruction& use, uint32_t id, Evidence& evidence) const {
+    const Op op = use.opcode();
+    if (is_ordered_comparison(op)) {
+      const uint32_t other = use.word(2) == id ? use.word(3) : use.word(2);
+      compared(use, other, evidence);
+    } else if (op == Op::OpIMul) {
+      evidence.offer(MemberRole::Kind::Length, "it multiplies an index" + at(use));
+    } else if ((op == Op::OpUDiv || op == Op::OpSDiv || op == Op::OpUMod || op == Op::OpSMod) && use.word(3) == id) {
+      evidence.offer(MemberRole::Kind::Length, "it divides" + at(use));
+    } else if (op == Op::OpPhi) {
+      if (const Induction* induction = values_.induction(use.result_id()); induction && induction->update == id) {
+        evidence.offer(MemberRole::Kind::Length, "it steps a loop" + at(use));
+      }
+    }
+  }
+
+  void judge_float(const ir::Instruction& use, uint32_t id, Evidence& evidence) const {
+    if (use.opcode() == Op::OpFDiv && use.word(3) == id) {
+      evidence.offer(MemberRole::Kind::Scale, "it divides" + at(use));
+    } else if (use.opcode() == Op::OpFMul || use.opcode() == Op::OpVectorTimesScalar) {
+      evidence.offer(MemberRole::Kind::Scale, "it scales a value" + at(use));
+    }
+  }
+
+  // A member compared with `other`: a count where `other` is made of the
+  // workgroup id (directly or as a loop's start), a length where it is made
+  // of the local id or a loop's counter.
+  void compared(const ir::Instruction& comparison, uint32_t other, Evidence& evidence) const {
+    const Polynomial& form = values_.value(other);
+    if (form.is_constant()) return;
+    if (count_against(form, comparison, "it bounds an id made of the workgroup id", evidence)) return;
+    for (const Symbol& symbol : form.symbols()) {
+      if (symbol.kind != Symbol::Kind::Induction) continue;
+      const Induction* induction = values_.induction(symbol.id);
+      if (induction && count_against(values_.value(induction->initial), comparison,
+                                     "it bounds a loop over the workgroups' elements", evidence)) {
+        return;
+      }
+      evidence.offer(MemberRole::Kind::Length, "it bounds a loop" + at(comparison));
+      return;
+    }
+    for (const Symbol& symbol : form.symbols()) {
+      if (symbol.kind == Symbol::Kind::LocalId || symbol.kind == Symbol::Kind::SubgroupLane) {
+        evidence.offer(MemberRole::Kind::Length, "it bounds the local id" + at(comparison));
+        return;
+      }
+    }
+    evidence.offer(MemberRole::Kind::Length, "it bounds a value" + at(comparison));
+  }
+
+  bool count_against(const Polynomial& form, const ir::Instruction& comparison, std::string_view what,
+                     Evidence& evidence) const {
+    for (size_t axis = 0; axis < 3; ++axis) {
+      const Symbol workgroup{Symbol::Kind::WorkgroupId, static_cast<uint32_t>(axis)};
+      if (!form.mentions(workgroup)) continue;
+      const int64_t per = form.coefficient(workgroup);
+      evidence.offer(MemberRole::Kind::Count, std::string(what) + at(comparison),
+                     per > 0 ? std::optional<size_t>(axis) : std::nullopt, std::max<int64_t>(per, 1));
+      return true;
+    }
+    return false;
+  }
+
+  const Module& module_;
+  const ir::Function& function_;
+  const SymbolicValues& values_;
+};
+
+// The integer members a size fits in: narrower ones hold flags and small
+// codes more often than sizes, and 4096 would not fit them.
+bool is_size_type(std::string_view type) {
+  return type == "uint" || type == "int" || type == "uint64_t" || type == "int64_t";
+}
+
+bool sized(const MemberRole& role) { return role.kind != MemberRole::Kind::Scale; }
+
+uint64_t invocations(const reflect::EntryPoint& entry) {
+  uint64_t count = 1;
+  if (entry.workgroup_size) {
+    for (const reflect::WorkgroupDimension& d : *entry.workgroup_size) count *= std::max<uint64_t>(d.value, 1);
+  }
+  return count;
+}
+
+std::string role_text(const MemberRole& role) {
+  switch (role.kind) {
+    case MemberRole::Kind::Count: return "a count: " + role.why;
+    case MemberRole::Kind::Length: return "a size: " + role.why;
+    case MemberRole::Kind::Scale: return role.why + ", and 0 would make it degenerate";
+  }
+  return role.why;
+}
+
+}  // namespace
+
+std::vector<MemberRole> infer_roles(const Module& module, const reflect::EntryPoint& entry) {
+  std::vector<MemberRole> roles;
+  if (!entry.push_constants) return roles;
+  auto own = std::find_if(module.entry_points().begin(), module.entry_points().end(),
+                          [&](const EntryPoint& e) { return e.name == entry.name && e.function; });
+  if (own == module.entry_points().end()) return roles;
+  const ir::Function& function = *own->function;
+  RoleFinder finder(module, function);
+  std::map<std::string, Evidence> found;
+  for (const ir::Block& block : function.blocks) {
+    for (const ir::Instruction& instruction : block.instructions) {
+      std::optional<std::pair<uint32_t, uint32_t>> member = pushed_member(module, instruction);
+      if (!member) continue;
+      const std::string name = module.member_name(member->first, member->second);
+      auto reflected = std::find_if(entry.push_constants->block.members.begin(),
+                                    entry.push_constants->block.members.end(),
+                                    [&](const reflect::Member& m) { return m.name == name; });
+      if (name.empty() || reflected == entry.push_constants->block.members.end()) continue;
+      const bool is_float = reflected->type == "float";
+      if (!is_float && !is_size_type(reflected->type)) continue;
+      Evidence evidence = finder.follow(instruction.result_id(), is_float);
+      if (!evidence.kind) continue;
+      Evidence& kept = found[name];
+      if (!kept.kind) {
+        kept = std::move(evidence);
+      } else {
+        kept.offer(*evidence.kind, evidence.why, evidence.grid_axis, evidence.per_workgroup);
+      }
+    }
+  }
+  for (const reflect::Member& member : entry.push_constants->block.members) {
+    auto it = found.find(member.name);
+    if (it == found.end()) continue;
+    roles.push_back(MemberRole{member.name, *it->second.kind, it->second.why, it->second.grid_axis,
+                               it->second.per_workgroup});
+  }
+  return roles;
+}
+
+std::vector<std::pair<std::string, int64_t>> named_values(std::span<const Diagnostic* const> findings,
+                                                          const std::vector<MemberRole>& roles) {
+  static const std::regex kAssignment(R"(([A-Za-z_][A-Za-z0-9_.]*) = (-?[0-9]{1,9})\b)");
+  constexpr int64_t kMostNamed = 1 << 20;
+  std::vector<std::pair<std::string, int64_t>> named;
+  auto scan = [&](const std::string& text) {
+    for (std::sregex_iterator it(text.begin(), text.end(), kAssignment), end; it != end; ++it) {
+      std::string name = (*it)[1].str();
+      name = name.substr(name.rfind('.') == std::string::npos ? 0 : name.rfind('.') + 1);
+      const int64_t value = std::stoll((*it)[2].str());
+      const bool known = std::any_of(roles.begin(), roles.end(),
+                                     [&](const MemberRole& r) { return r.member == name && sized(r); });
+      if (!known || value < 1 || value > kMostNamed) continue;
+      if (std::find(named.begin(), named.end(), std::pair{name, value}) == named.end()) named.emplace_back(name, value);
+    }
+  };
+  for (const Diagnostic* finding : findings) {
+    scan(finding->message);
+    for (const Note& note : finding->notes) scan(note.message);
+  }
+  return named;
+}
+
+std::optional<KernelManifest> inferred_manifest(const std::vector<MemberRole>& roles,
+                                                const std::vector<std::pair<std::string, int64_t>>& named,
+                                                const reflect::EntryPoint& entry, const std::string& path) {
+  if (roles.empty()) return std::nullopt;
+  KernelManifest manifest;
+  manifest.config_path = path;
+  manifest.inferred = true;
+  manifest.entry_point = entry.name;
+  for (const MemberRole& role : roles) {
+    if (sized(role)) manifest.variables.push_back(role.member);
+  }
+  for (const MemberRole& role : roles) {
+    Expression value = Expression::constant(1.0);
+    if (sized(role)) {
+      ExpressionError error;
+      std::optional<Expression> variable = Expression::parse(role.member, manifest.variables, &error);
+      if (!variable) return std::nullopt;
+      value = *variable;
+    }
+    manifest.push_constants.push_back(ManifestSetting{role.member, value, {}, {}});
+  }
+  // Shapes: the findings' values first.
+  const int64_t wg = static_cast<int64_t>(invocations(entry));
+  std::vector<std::vector<Number>> matrix;
+  auto add = [&](std::vector<Number> row) {
+    if (std::find(matrix.begin(), matrix.end(), row) == matrix.end()) matrix.push_back(std::move(row));
+  };
+  for (const auto& [name, value] : named) {
+    std::vector<Number> row;
+    for (const std::string& variable : manifest.variables) row.emplace_back(variable == name ? value : wg);
+    add(std::move(row));
+  }
+  const bool counts = std::any_of(roles.begin(), roles.end(),
+                                  [](const MemberRole& r) { return r.kind == MemberRole::Kind::Count; });
+  const bool lengths = std::any_of(roles.begin(), roles.end(),
+                                   [](const MemberRole& r) { return r.kind == MemberRole::Kind::Length; });
+  if (counts && lengths) {
+    // The seeds' row-wise matrix, (rows, cols), without its widest row.
+    const std::vector<std::vector<Number>>& seeds = default_two_variable_matrix();
+    for (size_t i = 0; i + 1 < seeds.size(); ++i) {
+      std::vector<Number> row;
+      for (const MemberRole& role : roles) {
+        if (sized(role)) row.push_back(seeds[i][role.kind == MemberRole::Kind::Count ? 0 : 1]);
+      }
+      add(std::move(row));
+    }
+  } else if (!manifest.variables.empty()) {
+    // Around the workgroup and the subgroup width: a workgroup and a bit,
+    // one short of it, one past 32 lanes, one.
+    for (int64_t value : {wg + 1, wg - 1, int64_t{33}, int64_t{1}}) {
+      if (value >= 1) add(std::vector<Number>(manifest.variables.size(), Number{value}));
+    }
+  }
+  if (matrix.empty()) matrix.emplace_back();
+  manifest.matrix = std::move(matrix);
+  // The grid: enough workgroups to cover each count along its axis, at least
+  // two along x so that accesses of different workgroups can meet.
+  for (size_t axis = 0; axis < 3; ++axis) {
+    std::string cover;
+    for (const MemberRole& role : roles) {
+      if (role.kind != MemberRole::Kind::Count || role.grid_axis != axis) continue;
+      const std::string term = fmt::format("ceildiv({}, {})", role.member, role.per_workgroup);
+      cover = cover.empty() ? term : fmt::format("max({}, {})", cover, term);
+    }
+    const int64_t least = axis == 0 ? 2 : 1;
+    const int64_t most = axis == 0 ? kMaxInferredWorkgroups : 8;
+    const std::string text = cover.empty() ? std::to_string(least)
+                                           : fmt::format("max({}, min({}, {}))", least, most, cover);
+    ExpressionError error;
+    std::optional<Expression> grid = Expression::parse(text, manifest.variables, &error);
+    manifest.grid.push_back(ManifestValue{grid ? *grid : Expression::constant(least), {}});
+  }
+  return manifest;
+}
+
+std::vector<std::string> describe_inferred(const std::vector<MemberRole>& roles,
+                                           const std::vector<std::pair<std::string, int64_t>>& named,
+                                           const Shape& shape) {
+  std::vector<std::string> lines;
+  for (const MemberRole& role : roles) {
+    if (!sized(role)) {
+      lines.push_back(fmt::format("push constant {} = 1.0 ({})", role.member, role_text(role)));
+      continue;
+    }
+    auto value = std::find_if(shape.begin(), shape.end(), [&](const auto& v) { return v.first == role.member; });
+    if (value == shape.end()) continue;
+    const int64_t* integer = std::get_if<int64_t>(&value->second);
+    const bool from_finding =
+        integer && std::find(named.begin(), named.end(), std::pair{role.member, *integer}) != named.end();
+    lines.push_back(fmt::format("push constant {} = {}{} ({})", role.member, to_string(value->second),
+                                from_finding ? ", the value the finding names" : "", role_text(role)));
+  }
+  return lines;
+}
+
+}  // namespace klint::runner

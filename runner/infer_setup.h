@@ -1,0 +1,73 @@
+// Setups made from the kernel, for `klint --confirm` without a [[kernel]]
+// manifest: what each push-constant member is, read from how the kernel uses
+// it, and the shapes worth running from that. Real kernels keep their sizes
+// in push constants (`if (col >= p.cols) return;`, `i < p.n; i += stride`,
+// `x[row * p.cols + col]`); at zero, the loops that hold a bug never run.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "analyzer/diagnostic.h"
+#include "analyzer/module.h"
+#include "reflect/reflection.h"
+#include "runner/manifest.h"
+
+namespace klint::runner {
+
+// What the kernel does with one scalar push-constant member.
+struct MemberRole {
+  enum class Kind {
+    // A number of elements or rows the invocations or workgroups are laid
+    // over: compared with a value made of the workgroup id.
+    Count,
+    // A length inside one workgroup's work: a loop's bound, a bound of the
+    // local id, a multiplier of an index, a divisor or a loop's step.
+    Length,
+    // A float that divides or multiplies: 0 would make the kernel degenerate.
+    Scale,
+  };
+  std::string member;  // as reflection names it
+  Kind kind = Kind::Length;
+  // "it bounds a loop at line 11", for the guesses.
+  std::string why;
+  // For a Count compared with `c * gl_WorkGroupID[axis] + ...`: the axis and
+  // c, so that ceildiv(value, c) workgroups cover it.
+  std::optional<size_t> grid_axis;
+  int64_t per_workgroup = 1;
+};
+
+// The roles of the push-constant members of `entry` in `module` (the
+// normalized module: inlined, locals in SSA form), in member order; members
+// of other types, or of no use klint recognizes, have none.
+std::vector<MemberRole> infer_roles(const Module& module, const reflect::EntryPoint& entry);
+
+// The values the findings name for a member: "when cols = 63", "with s = 32"
+// in a message or a note, where the name is a member of `roles` sized
+// (Count or Length). In the order found, each member and value once.
+std::vector<std::pair<std::string, int64_t>> named_values(std::span<const Diagnostic* const> findings,
+                                                          const std::vector<MemberRole>& roles);
+
+// A manifest that runs the inferred setups: one variable per sized member
+// (its name), the shapes to try (the findings' values first, each with the
+// other sizes at the workgroup's invocations; then, for a kernel with both
+// counts and lengths, the row-wise matrix of default_two_variable_matrix()
+// less its widest row, else every size at wg+1, wg-1, 33 and 1), the grid
+// covering the counts (at least 2 workgroups, at most kMaxInferredWorkgroups
+// per axis), and Scale floats at 1. nullopt where no member has a role.
+std::optional<KernelManifest> inferred_manifest(const std::vector<MemberRole>& roles,
+                                                const std::vector<std::pair<std::string, int64_t>>& named,
+                                                const reflect::EntryPoint& entry, const std::string& path);
+
+constexpr uint32_t kMaxInferredWorkgroups = 64;
+
+// The guess lines for the inferred values of a shape: "push constant cols =
+// 63, from the finding (a size: it bounds the local id at line 14)".
+std::vector<std::string> describe_inferred(const std::vector<MemberRole>& roles,
+                                           const std::vector<std::pair<std::string, int64_t>>& named,
+                                           const Shape& shape);
+
+}  // namespace klint::runner
