@@ -1,0 +1,248 @@
+// What a run must show to confirm a finding, and whether a run showed it:
+// the evidence each rule declares, read from a run's observations.
+#include "runner/evidence.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "analyzer/loops.h"
+#include "rules/rule.h"
+
+namespace klint::runner {
+
+namespace {
+
+// "once", "never", "3 times"
+std::string times(uint32_t n) { return n == 0 ? "never" : n == 1 ? "once" : fmt::format("{} times", n); }
+
+// A skipped barrier's witness: who arrived how often, and how often the
+// finding's own branches went each way for an invocation that arrived most
+// and one that arrived fewer times, where the run logged them.
+std::pair<std::string, std::vector<Note>> skipped_barrier_witness(const ShadowFinding& f, const Instrumented& in,
+                                                                   const ShadowReport& shadow, const Covered& lines) {
+  const AccessSite& barrier = in.sites[f.first.site];
+  std::string summary = describe(in, f);
+  std::vector<Note> notes{Note{barrier.location, fmt::format("invocation {} of workgroup {} arrives here {}, "
+                                                             "invocation {} {}",
+                                                             f.first.invocation, f.first.workgroup,
+                                                             times(f.first.value), f.second.invocation,
+                                                             f.second.value ? "only " + times(f.second.value)
+                                                                            : "never")}};
+  auto taken = [&](uint32_t site, uint32_t invocation) {
+    auto it = std::find_if(shadow.branches.begin(), shadow.branches.end(), [&](const BranchTaken& b) {
+      return b.site == site && b.workgroup == f.first.workgroup && b.invocation == invocation;
+    });
+    return it == shadow.branches.end() ? BranchTaken{} : *it;
+  };
+  for (const BranchTaken& b : shadow.branches) {
+    if (b.workgroup != f.first.workgroup || b.invocation != f.second.invocation || !on(lines, in.sites[b.site])) {
+      continue;
+    }
+    const BranchTaken most = taken(b.site, f.first.invocation);
+    if (most.held == b.held && most.failed == b.failed) continue;
+    const AccessSite& branch = in.sites[b.site];
+    // "held for invocation 0 and not for invocation 16" where each ran it
+    // once, else how many times of how many.
+    const bool once = most.held + most.failed == 1 && b.held + b.failed == 1;
+    const std::string text =
+        once ? fmt::format("the condition held for invocation {} and not for invocation {}",
+                           most.held ? f.first.invocation : f.second.invocation,
+                           most.held ? f.second.invocation : f.first.invocation)
+             : fmt::format("the condition held {} of {} times for invocation {} and {} of {} for invocation {}",
+                           most.held, most.held + most.failed, f.first.invocation, b.held, b.held + b.failed,
+                           f.second.invocation);
+    summary += fmt::format("; at {}:{} {}", branch.location.file, branch.location.line, text);
+    notes.push_back(Note{branch.location, text + fmt::format(" (workgroup {})", f.first.workgroup)});
+    break;
+  }
+  return {summary, notes};
+}
+
+std::vector<Note> witness_notes(const ShadowFinding& f, const Instrumented& in) {
+  auto note = [&](const AccessRecord& r, std::string_view what) {
+    return Note{in.sites[r.site].location,
+                fmt::format("{} by invocation {} of workgroup {}", what, r.invocation, r.workgroup)};
+  };
+  auto kind = [&](const AccessRecord& r) {
+    switch (in.sites[r.site].kind) {
+      case AccessKind::Read:
+      case AccessKind::StorageRead:
+        return "read";
+      case AccessKind::Atomic:
+        return "atomic";
+      default:
+        return "write";
+    }
+  };
+  std::vector<Note> notes;
+  if (f.kind != ShadowKind::UninitializedRead && f.kind != ShadowKind::OutOfRange) {
+    notes.push_back(note(f.first, kind(f.first)));
+  }
+  notes.push_back(note(f.second, kind(f.second)));
+  return notes;
+}
+
+}  // namespace
+
+RunEvidence evidence_of(const Diagnostic& d) {
+  return d.rule ? RuleRegistry::describe(*d.rule).run_evidence : RunEvidence::None;
+}
+
+Covered covered(const Diagnostic& d, const Module& module, const std::vector<const ir::Instruction*>& by_ordinal) {
+  Covered out;
+  auto add_line = [&](const Location& l) {
+    if (l.has_line()) out.lines.insert({l.file, l.line});
+  };
+  add_line(d.location);
+  for (const Note& note : d.notes) add_line(note.location);
+  for (size_t ordinal : d.instructions) {
+    if (ordinal == 0 || ordinal > by_ordinal.size()) continue;
+    out.instructions.insert(ordinal);
+    add_line(module.nearest_location(*by_ordinal[ordinal - 1]));
+  }
+  for (const ir::Function& function : module.functions()) {
+    for (const Loop& loop : module.loops(function)) {
+      const Location at = module.nearest_location(*loop.merge);
+      const bool on_loop = out.instructions.count(module.ordinal(*loop.merge)) ||
+                           (at.has_line() && at.file == d.location.file && at.line == d.location.line);
+      if (!on_loop) continue;
+      for (size_t b = 0; b < loop.body.size() && b < function.blocks.size(); ++b) {
+        if (!loop.body[b]) continue;
+        for (const ir::Instruction& i : function.blocks[b].instructions) {
+          out.instructions.insert(module.ordinal(i));
+          add_line(module.location(i));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+std::string_view not_shown(RunEvidence evidence) {
+  switch (evidence) {
+    case RunEvidence::None:
+      break;
+    case RunEvidence::Race:
+      return "no race";
+    case RunEvidence::UninitializedRead:
+      return "no read of an unwritten element";
+    case RunEvidence::GridStrideRepeat:
+      return "no element that two workgroups stored, or loaded in the loop";
+    case RunEvidence::SubgroupSizeDependence:
+      return "no difference between subgroup sizes and nothing on its lines";
+    case RunEvidence::BarrierArrival:
+      return "every invocation arrived at the barrier as often as the others";
+    case RunEvidence::PartialGroup:
+      return "every lane of its group was active each time it ran";
+  }
+  return "nothing";
+}
+
+bool on(const Covered& covered, const AccessSite& site) {
+  return (site.instruction != 0 && covered.instructions.count(site.instruction) != 0) ||
+         (site.location.has_line() && covered.lines.count({site.location.file, site.location.line}) != 0);
+}
+
+bool matches(RunEvidence evidence, const ShadowFinding& f, const Instrumented& in,
+             const Covered& lines) {
+  const bool pair = f.kind != ShadowKind::UninitializedRead && f.kind != ShadowKind::OutOfRange;
+  const bool here = on(lines, in.sites[f.second.site]) || (pair && on(lines, in.sites[f.first.site]));
+  switch (evidence) {
+    case RunEvidence::None:
+      return false;
+    case RunEvidence::Race:
+      return f.kind == ShadowKind::Race && here;
+    case RunEvidence::UninitializedRead:
+      return f.kind == ShadowKind::UninitializedRead && here;
+    // Both stores in the loop: the loop itself redoes elements, not the
+    // loop and some other store together.
+    case RunEvidence::GridStrideRepeat:
+      return (f.kind == ShadowKind::OverlappingWrite || f.kind == ShadowKind::RepeatedLoopRead) &&
+             on(lines, in.sites[f.first.site]) && on(lines, in.sites[f.second.site]);
+    case RunEvidence::SubgroupSizeDependence:
+      return is_problem(f.kind) && here;
+    case RunEvidence::BarrierArrival:
+      return f.kind == ShadowKind::SkippedBarrier && here;
+    case RunEvidence::PartialGroup:
+      return f.kind == ShadowKind::PartialGroup && here;
+  }
+  return false;
+}
+
+std::string size_text(uint32_t subgroup_size) {
+  return subgroup_size ? fmt::format("subgroup size {}", subgroup_size) : "the device's subgroup size";
+}
+
+std::optional<Found> find_witness(RunEvidence evidence, const Covered& lines, const Harness& harness,
+                                  const Observations& o, const std::vector<bool>& is_float) {
+  const Instrumented& in = o.instrumented;
+  for (const Observation& run : o.runs) {
+    for (const ShadowFinding& f : run.shadow.findings) {
+      if (!matches(evidence, f, in, lines)) continue;
+      if (f.kind == ShadowKind::PartialGroup) {
+        const std::string what = describe(in, f);
+        return Found{run.device, {run.subgroup_size}, fmt::format("at {}: {}", size_text(run.subgroup_size), what),
+                     {Note{in.sites[f.second.site].location, what.substr(what.find(": ") + 2) + " here"}}};
+      }
+      if (f.kind == ShadowKind::SkippedBarrier) {
+        auto [summary, notes] = skipped_barrier_witness(f, in, run.shadow, lines);
+        return Found{run.device, {run.subgroup_size}, fmt::format("at {}: {}", size_text(run.subgroup_size), summary),
+                     std::move(notes)};
+      }
+      return Found{run.device,
+                   {run.subgroup_size},
+                   fmt::format("at {}: {}", size_text(run.subgroup_size), describe(in, f)),
+                   witness_notes(f, in)};
+    }
+  }
+  if (evidence != RunEvidence::SubgroupSizeDependence) return std::nullopt;
+  for (size_t k = 1; k < o.runs.size(); ++k) {
+    const Observation& a = o.runs[0];
+    const Observation& b = o.runs[k];
+    if (a.verdict != Verdict::Completed || b.verdict != Verdict::Completed) continue;
+    std::optional<OutputDifference> diff = compare(harness, a, b, is_float);
+    if (!diff) continue;
+    const bool floats = is_float[diff->buffer];
+    return Found{
+        a.device,
+        {a.subgroup_size, b.subgroup_size},
+        fmt::format("the output differs between subgroup sizes {} and {}: '{}' word {} is {} and {} ({} of "
+                    "its words differ; {})",
+                    a.subgroup_size, b.subgroup_size, a.buffers[diff->buffer].name, diff->first_word,
+                    word_text(diff->a, floats), word_text(diff->b, floats), diff->words, diff->symptom),
+        {}};
+  }
+  return std::nullopt;
+}
+
+void note_reach(RunEvidence evidence, const Instrumented& in, const std::vector<Observation>& runs,
+                const Covered& lines, Reach& reach) {
+  for (const Observation& run : runs) {
+    if (run.verdict != Verdict::Completed) continue;
+    if (run.shadow.truncated) reach.truncated = in.capacity;
+    for (size_t site = 0; site < in.sites.size(); ++site) {
+      // A skipped barrier needs the barrier itself reached, a partial group
+      // the operation.
+      if (!on(lines, in.sites[site]) ||
+          (evidence == RunEvidence::BarrierArrival && in.sites[site].kind != AccessKind::Barrier) ||
+          (evidence == RunEvidence::PartialGroup && in.sites[site].kind != AccessKind::GroupOperation)) {
+        continue;
+      }
+      reach.sites = true;
+      reach.reached |= site < run.shadow.reached.size() && run.shadow.reached[site];
+    }
+    if (evidence != RunEvidence::BarrierArrival) continue;
+    std::map<std::pair<uint32_t, uint32_t>, std::pair<uint32_t, uint32_t>> first;  // site, workgroup: held, failed
+    for (const BranchTaken& b : run.shadow.branches) {
+      if (!on(lines, in.sites[b.site])) continue;
+      reach.branch = in.sites[b.site].location;
+      auto [it, fresh] = first.try_emplace({b.site, b.workgroup}, b.held, b.failed);
+      reach.split |= !fresh && it->second != std::pair{b.held, b.failed};
+    }
+  }
+}
+
+
+}  // namespace klint::runner
