@@ -52,6 +52,12 @@ enum class RunEvidence {
   // The finding's subgroup operation running with some lanes of its group
   // (subgroup, quad, cluster) inactive.
   PartialGroup,
+  // The finding's workgroup access, run by 32 consecutive invocations, putting
+  // more different words in one bank than the words it touches need.
+  BankConflict,
+  // The finding's buffer access, run by 32 consecutive invocations, touching
+  // more 128-byte lines than the bytes it moves need.
+  Coalescing,
 };
 
 // What klint says of a rule beyond the name its findings carry (RuleInfo):

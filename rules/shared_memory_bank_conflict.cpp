@@ -26,6 +26,7 @@ constexpr RuleInfo kInfo{
 };
 
 constexpr RuleDescription kDescription{
+    .run_evidence = RunEvidence::BankConflict,
     .summary = "invocations of a subgroup access different words of one shared-memory bank",
     .doc = R"md(
 ## What it finds

@@ -26,6 +26,7 @@ constexpr RuleInfo kInfo{
 };
 
 constexpr RuleDescription kDescription{
+    .run_evidence = RunEvidence::Coalescing,
     .summary = "adjacent invocations access a storage buffer more than one element apart",
     .doc = R"md(
 ## What it finds

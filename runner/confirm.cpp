@@ -187,6 +187,7 @@ class Confirmer {
     observe_options.subgroup_sizes = sizes;
     observe_options.instrument.branches = logged_.branches;
     observe_options.instrument.group_operations = logged_.group_operations;
+    observe_options.instrument.loads = logged_.loads;
     observe_options.target_env = target_env_;
     return runner::observe(spirv_, origin_, entry_.name, harness, observe_options, error);
   }
@@ -218,7 +219,7 @@ class Confirmer {
       std::optional<Observations> o = observe(*h, found.sizes, &error);
       if (!o) return false;
       std::optional<Found> again = find_witness(evidence, lines, *h, *o, is_float(*h));
-      if (!again) return false;
+      if (!again || again->degree < found.degree) return false;
       setup = s;
       harness = std::move(*h);
       found = std::move(*again);
@@ -504,6 +505,9 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
       if (ordinal == 0 || ordinal > by_ordinal.size()) continue;
       const spv::Op opcode = by_ordinal[ordinal - 1]->opcode();
       if (opcode == spv::Op::OpBranchConditional) logged.branches.push_back(ordinal);
+      if (opcode == spv::Op::OpLoad && evidence_of(*findings[i]) == RunEvidence::Coalescing) {
+        logged.loads.push_back(ordinal);
+      }
       if (is_group_operation(opcode)) logged.group_operations.push_back(ordinal);
     }
   }

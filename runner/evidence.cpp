@@ -84,6 +84,30 @@ std::vector<Note> witness_notes(const ShadowFinding& f, const Instrumented& in) 
   return notes;
 }
 
+// "invocations 0..31 of workgroup 0 read 'tile' at k.comp:20: 32 different
+// words in bank 0 (words 0, 32, 64, ...), where 1 would do"
+std::string spread_text(const Instrumented& in, const Spread& s) {
+  const AccessSite& site = in.sites[s.site];
+  const char* verb = site.kind == AccessKind::Read || site.kind == AccessKind::StorageRead ? "read"
+                     : site.kind == AccessKind::Atomic                                    ? "update"
+                                                                                          : "write";
+  const bool storage = site.kind == AccessKind::StorageRead || site.kind == AccessKind::StorageWrite;
+  const std::string name = storage ? in.storage[site.target].name : in.workgroup[site.target].name;
+  const std::string where = fmt::format("{}:{}", site.location.file, site.location.line);
+  std::vector<std::string> units;
+  for (uint32_t u : s.units) units.push_back(std::to_string(storage ? u * 128 : u));
+  const std::string more = s.units.size() < s.degree ? ", ..." : "";
+  if (storage) {
+    return fmt::format("invocations {}..{} of workgroup {} {} '{}' at {} across {} cache lines of 128 bytes (at bytes "
+                       "{}{}), where {} would do",
+                       s.first, s.last, s.workgroup, verb, name, where, s.degree, fmt::join(units, ", "), more, s.best);
+  }
+  return fmt::format("invocations {}..{} of workgroup {} {} '{}' at {}: {} different words in bank {} (words {}{}), "
+                     "where {} would do",
+                     s.first, s.last, s.workgroup, verb, name, where, s.degree, s.bank, fmt::join(units, ", "), more,
+                     s.best);
+}
+
 }  // namespace
 
 RunEvidence evidence_of(const Diagnostic& d) {
@@ -136,6 +160,10 @@ std::string_view not_shown(RunEvidence evidence) {
       return "every invocation arrived at the barrier as often as the others";
     case RunEvidence::PartialGroup:
       return "every lane of its group was active each time it ran";
+    case RunEvidence::BankConflict:
+      return "no group of 32 invocations put more words in one bank than it needed";
+    case RunEvidence::Coalescing:
+      return "no group of 32 invocations touched more cache lines than it needed";
   }
   return "nothing";
 }
@@ -167,6 +195,9 @@ bool matches(RunEvidence evidence, const ShadowFinding& f, const Instrumented& i
       return f.kind == ShadowKind::SkippedBarrier && here;
     case RunEvidence::PartialGroup:
       return f.kind == ShadowKind::PartialGroup && here;
+    case RunEvidence::BankConflict:
+    case RunEvidence::Coalescing:
+      return false;  // spreads, not shadow findings
   }
   return false;
 }
@@ -197,6 +228,19 @@ std::optional<Found> find_witness(RunEvidence evidence, const Covered& lines, co
                    witness_notes(f, in)};
     }
   }
+  if (evidence == RunEvidence::BankConflict || evidence == RunEvidence::Coalescing) {
+    for (const Observation& run : o.runs) {
+      for (const Spread& s : run.shadow.spreads) {
+        const AccessSite& site = in.sites[s.site];
+        const bool storage = site.kind == AccessKind::StorageRead || site.kind == AccessKind::StorageWrite;
+        if (storage != (evidence == RunEvidence::Coalescing) || !on(lines, site)) continue;
+        const std::string what = spread_text(in, s);
+        return Found{run.device, {run.subgroup_size}, fmt::format("at {}: {}", size_text(run.subgroup_size), what),
+                     {Note{site.location, what}}, s.degree};
+      }
+    }
+    return std::nullopt;
+  }
   if (evidence != RunEvidence::SubgroupSizeDependence) return std::nullopt;
   for (size_t k = 1; k < o.runs.size(); ++k) {
     const Observation& a = o.runs[0];
@@ -225,9 +269,12 @@ void note_reach(RunEvidence evidence, const Instrumented& in, const std::vector<
     for (size_t site = 0; site < in.sites.size(); ++site) {
       // A skipped barrier needs the barrier itself reached, a partial group
       // the operation.
-      if (!on(lines, in.sites[site]) ||
-          (evidence == RunEvidence::BarrierArrival && in.sites[site].kind != AccessKind::Barrier) ||
-          (evidence == RunEvidence::PartialGroup && in.sites[site].kind != AccessKind::GroupOperation)) {
+      const AccessKind kind = in.sites[site].kind;
+      const bool storage = kind == AccessKind::StorageRead || kind == AccessKind::StorageWrite;
+      const bool workgroup = kind == AccessKind::Read || kind == AccessKind::Write || kind == AccessKind::Atomic;
+      if (!on(lines, in.sites[site]) || (evidence == RunEvidence::BarrierArrival && kind != AccessKind::Barrier) ||
+          (evidence == RunEvidence::PartialGroup && kind != AccessKind::GroupOperation) ||
+          (evidence == RunEvidence::BankConflict && !workgroup) || (evidence == RunEvidence::Coalescing && !storage)) {
         continue;
       }
       reach.sites = true;

@@ -56,6 +56,9 @@ struct Found {
   std::vector<uint32_t> sizes;  // the subgroup size that showed it; two for outputs that differ
   std::string summary;
   std::vector<Note> witness;
+  // A bank conflict or uncoalesced access: how many words in one bank, or
+  // lines, the worst group needed; a smaller setup must show as many.
+  uint32_t degree = 0;
 };
 
 // The first witness of the evidence on the finding's lines in the runs: a

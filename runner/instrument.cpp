@@ -61,6 +61,7 @@ class Instrumenter {
   uint32_t pointee(uint32_t pointer_type_id) const { return in_.def(pointer_type_id)->word(2); }
   uint64_t scalars(uint32_t type) const;
   std::optional<uint32_t> bytes(uint32_t type) const;
+  uint32_t scalar_width(uint32_t type) const;
   bool orders_workgroup_memory(const ir::Instruction& barrier) const;
 
   // Emits the element index and the out-of-range mask of a chain; false when
@@ -246,6 +247,27 @@ uint64_t Instrumenter::scalars(uint32_t type_id) const {
   }
 }
 
+// Bytes of the scalars a type is made of (its first one's, for a struct).
+uint32_t Instrumenter::scalar_width(uint32_t type_id) const {
+  const ir::Instruction* t = in_.def(type_id);
+  if (!t) return 4;
+  switch (t->opcode()) {
+    case Op::OpTypeInt:
+    case Op::OpTypeFloat:
+      return std::max(1u, t->word(1) / 8);
+    case Op::OpTypeBool:
+      return 4;
+    case Op::OpTypeVector:
+    case Op::OpTypeMatrix:
+    case Op::OpTypeArray:
+    case Op::OpTypeRuntimeArray:
+    case Op::OpTypeStruct:
+      return scalar_width(t->word(1));
+    default:
+      return 4;
+  }
+}
+
 // Bytes of a scalar or vector in a buffer; nullopt for anything larger.
 std::optional<uint32_t> Instrumenter::bytes(uint32_t type_id) const {
   const ir::Instruction* t = in_.def(type_id);
@@ -391,7 +413,11 @@ std::optional<uint32_t> Instrumenter::site_for(const ir::Instruction& access, ui
   } else {
     // Loads only inside loops: what a grid-stride loop reads twice shows
     // that its workgroups redo each other's elements.
-    if ((kind != AccessKind::Write && !(kind == AccessKind::Read && in_loop_)) || !chain) return std::nullopt;
+    const bool named = std::find(options_.loads.begin(), options_.loads.end(), in_.ordinal(access)) !=
+                       options_.loads.end();
+    if ((kind != AccessKind::Write && !(kind == AccessKind::Read && (in_loop_ || named))) || !chain) {
+      return std::nullopt;
+    }
     const uint32_t block = pointee(in_.def(chain->variable)->type_id());
     const bool buffer =
         *storage_class == StorageClass::StorageBuffer ||
@@ -411,6 +437,7 @@ std::optional<uint32_t> Instrumenter::site_for(const ir::Instruction& access, ui
   std::string why;
   std::vector<uint32_t> clamped;
   if (!element(*chain, storage, site, element_id, out_of_range, &clamped, &why)) return skip(why);
+  if (!storage) site.scalar_bytes = scalar_width(pointee(in_.def(pointer)->type_id()));
   // An index out of range writes over whatever the driver keeps beside the
   // array (lavapipe: its heap) and can end the run before the log shows why.
   // The run goes on with the index clamped; the log keeps the real one.
@@ -762,6 +789,7 @@ std::optional<Instrumented> instrument(std::span<const uint32_t> spirv, const Mo
   if (renumbered) {  // their ordinals name other instructions now
     used.branches.clear();
     used.group_operations.clear();
+    used.loads.clear();
   }
   if (!Instrumenter(out, in, used, result).run(error)) return std::nullopt;
   if (renumbered) {

@@ -97,6 +97,8 @@ struct AccessSite {
   size_t instruction = 0;
   // The dynamic array lengths the access chain checks, in out_of_range bit order.
   std::vector<uint64_t> lengths;
+  // A workgroup access: the bytes of each scalar it moves (banks are words).
+  uint32_t scalar_bytes = 4;
 };
 
 struct WorkgroupTarget {
@@ -145,6 +147,9 @@ struct InstrumentOptions {
   // Subgroup operations to log with the lanes active at them, by ordinal as
   // above: the operations findings name.
   std::vector<size_t> group_operations;
+  // Loads from storage buffers to log outside loops too, by ordinal as above:
+  // the accesses coalescing findings name.
+  std::vector<size_t> loads;
   // Log every subgroup operation, not only those named (`klint run --shadow`).
   bool all_group_operations = false;
 };

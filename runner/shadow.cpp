@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -14,6 +15,11 @@ namespace klint::runner {
 namespace {
 
 constexpr uint32_t kNone = UINT32_MAX;
+// What the rules assume of the hardware: subgroups of 32, 32 banks of 4
+// bytes, cache lines of 128 bytes.
+constexpr uint32_t kGroupWidth = 32;
+constexpr uint32_t kBanks = 32;
+constexpr uint32_t kLineBytes = 128;
 constexpr size_t kMaxFindings = 64;
 
 // The accesses to one element in its current epoch. Remembering two of each
@@ -73,6 +79,9 @@ class Reader {
   void access(uint32_t r) {
     const AccessRecord& a = log_[r];
     const AccessSite& site = in_.sites[a.site];
+    if (site.kind != AccessKind::Barrier && site.kind != AccessKind::Branch && site.kind != AccessKind::GroupOperation) {
+      spread(r);
+    }
     if (site.kind == AccessKind::Barrier) return arrive(r);
     if (site.kind == AccessKind::Branch) return branch(r);
     if (site.kind == AccessKind::GroupOperation) return group(r);
@@ -128,7 +137,10 @@ class Reader {
   // log lost records: a cut log shows too few arrivals), then the reads still
   // held, in log order.
   void finish(bool truncated) {
-    if (!truncated) skipped_barriers();
+    if (!truncated) {
+      skipped_barriers();
+      spreads();
+    }
     for (auto& [key, cell] : cells_) flush(cell);
     std::vector<size_t> order(pending_.size());
     for (size_t k = 0; k < order.size(); ++k) order[k] = k;
@@ -204,6 +216,63 @@ class Reader {
     add(std::move(f), a.site, a.site);
   }
 
+  // Groups the access with the same execution of it by the other
+  // invocations of its group of 32: the k-th time each ran it.
+  void spread(uint32_t r) {
+    const AccessRecord& a = log_[r];
+    uint32_t& k = executions_[{a.site, a.workgroup, a.invocation}];
+    std::vector<uint32_t>& members = groups_[{a.site, a.workgroup, a.invocation / kGroupWidth, k++}];
+    members.push_back(r);
+  }
+
+  // Per access, the group that spread worst, where worse than the best.
+  void spreads() {
+    std::vector<std::optional<Spread>> worst(in_.sites.size());
+    for (const auto& [key, members] : groups_) {
+      const AccessSite& site = in_.sites[std::get<0>(key)];
+      const bool storage = site.kind == AccessKind::StorageRead || site.kind == AccessKind::StorageWrite;
+      std::set<uint32_t> units;  // words, or bytes
+      for (uint32_t r : members) {
+        const AccessRecord& a = log_[r];
+        for (uint32_t e = 0; e < site.count; ++e) {
+          units.insert(storage ? a.element + e : (a.element + e) * site.scalar_bytes / 4);
+        }
+      }
+      Spread s{std::get<0>(key), std::get<1>(key), UINT32_MAX, 0, 0, 0, 0, {}};
+      for (uint32_t r : members) {
+        s.first = std::min(s.first, log_[r].invocation);
+        s.last = std::max(s.last, log_[r].invocation);
+      }
+      std::vector<uint32_t> chosen;
+      if (storage) {
+        std::set<uint32_t> lines;
+        for (uint32_t byte : units) lines.insert(byte / kLineBytes);
+        s.degree = static_cast<uint32_t>(lines.size());
+        s.best = static_cast<uint32_t>((units.size() + kLineBytes - 1) / kLineBytes);
+        chosen.assign(lines.begin(), lines.end());
+      } else {
+        std::map<uint32_t, std::vector<uint32_t>> banks;
+        for (uint32_t word : units) banks[word % kBanks].push_back(word);
+        for (const auto& [bank, words] : banks) {
+          if (words.size() > s.degree) {
+            s.degree = static_cast<uint32_t>(words.size());
+            s.bank = bank;
+            chosen = words;
+          }
+        }
+        s.best = static_cast<uint32_t>((units.size() + kBanks - 1) / kBanks);
+      }
+      if (s.degree <= s.best) continue;
+      if (chosen.size() > 8) chosen.resize(8);
+      s.units = std::move(chosen);
+      std::optional<Spread>& w = worst[s.site];
+      if (!w || s.degree - s.best > w->degree - w->best) w = std::move(s);
+    }
+    for (std::optional<Spread>& w : worst) {
+      if (w) report_.spreads.push_back(std::move(*w));
+    }
+  }
+
   void branch(uint32_t r) {
     const AccessRecord& a = log_[r];
     auto [it, fresh] = branched_.try_emplace({a.site, a.workgroup, a.invocation}, report_.branches.size());
@@ -250,6 +319,10 @@ class Reader {
   std::vector<Key> arrival_order_;
   std::vector<uint32_t> arrival_record_;  // the first arrival at each, for its site and workgroup
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, size_t> branched_;  // into report_.branches
+  // Per access, workgroup and invocation, how often it ran; per access,
+  // workgroup, group of 32 and execution, the records of it.
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t>, uint32_t> executions_;
+  std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, std::vector<uint32_t>> groups_;
 };
 
 std::string where(const AccessSite& site) {

@@ -90,12 +90,27 @@ struct BranchTaken {
   uint32_t failed = 0;
 };
 
+// How one execution of an access by a group of 32 consecutive invocations
+// (a subgroup as wide as the rules assume) spread over memory, at its worst:
+// in workgroup memory, the most different words that fell in one of 32
+// 4-byte banks; in a storage buffer, the 128-byte lines it touched.
+struct Spread {
+  uint32_t site = 0;
+  uint32_t workgroup = 0;
+  uint32_t first = 0, last = 0;  // the first and last invocation of the group that took part
+  uint32_t degree = 0;           // words in the fullest bank, or lines touched
+  uint32_t best = 0;             // the fewest the same words or bytes could need
+  uint32_t bank = 0;             // workgroup memory: the fullest bank
+  std::vector<uint32_t> units;   // its words (workgroup memory) or lines, ascending, at most 8
+};
+
 struct ShadowReport {
   std::vector<ShadowFinding> findings;  // in log order; one per kind and pair of sites
   uint64_t accesses = 0;                // records the kernel logged, those past the capacity included
   bool truncated = false;               // the log was full
   std::vector<bool> reached;            // per site: whether any invocation ran it
   std::vector<BranchTaken> branches;    // one per site, workgroup and invocation, in the order first logged
+  std::vector<Spread> spreads;          // per access, its worst group where worse than the best (unless truncated)
 };
 
 // `log` is the log buffer's bytes after the run.

@@ -18,7 +18,7 @@ void main() {
     x = gl_WorkGroupID.y * 32 + gl_LocalInvocationID.x;
     y = gl_WorkGroupID.x * 32 + gl_LocalInvocationID.y;
     for (uint j = 0; j < 32; j += 8) {
-        // expect@+1: shared-memory-bank-conflict "32-way bank conflict on 'tile': 32 invocations of a subgroup read different words of bank 0, 128 bytes apart"
+        // expect@+1: shared-memory-bank-conflict confirmed "32-way bank conflict on 'tile': 32 invocations of a subgroup read different words of bank 0, 128 bytes apart"
         if (x < rows && y + j < cols) dst[(y + j) * rows + x] = tile[gl_LocalInvocationID.x][gl_LocalInvocationID.y + j];
     }
 }

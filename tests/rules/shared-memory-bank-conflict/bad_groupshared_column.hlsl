@@ -7,5 +7,5 @@ groupshared float tile[16][16];
 void main(uint3 tid : SV_GroupThreadID, uint3 dtid : SV_DispatchThreadID) {
     tile[tid.y][tid.x] = data[dtid.y * 1024 + dtid.x];
     GroupMemoryBarrierWithGroupSync();
-    data[dtid.y * 1024 + dtid.x] = tile[tid.x][tid.y];  // expect: shared-memory-bank-conflict "8-way bank conflict on 'tile'"
+    data[dtid.y * 1024 + dtid.x] = tile[tid.x][tid.y];  // expect: shared-memory-bank-conflict confirmed "8-way bank conflict on 'tile'"
 }

@@ -12,6 +12,6 @@ void main() {
     for (uint r = 0; r < 8; ++r) tile[r * WG + tid] = data[r * WG + tid];
     barrier();
     float sum = 0.0;
-    for (uint c = 0; c < 8; ++c) sum += tile[(tid % 8) * WG + c];  // expect: shared-memory-bank-conflict "8-way bank conflict on 'tile'" // expect-note@-10: "klint linted it at 32, 64 and 128 and found this at each"
+    for (uint c = 0; c < 8; ++c) sum += tile[(tid % 8) * WG + c];  // expect: shared-memory-bank-conflict confirmed "8-way bank conflict on 'tile'" // expect-note@-10: "klint linted it at 32, 64 and 128 and found this at each"
     data[gl_GlobalInvocationID.x] = sum;
 }

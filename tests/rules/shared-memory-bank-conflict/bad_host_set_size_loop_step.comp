@@ -14,6 +14,6 @@ void main() {
     for (uint r = tid / 128; r < 16; r += ROWS_PER_PASS) tile[r * 128 + tid % 128] = data[r * 128 + tid % 128];
     barrier();
     float sum = 0.0;
-    for (uint c = 0; c < 4; ++c) sum += tile[(tid % 32) * 128 + c];  // expect: shared-memory-bank-conflict "32-way bank conflict on 'tile'" // expect-note@-11: "klint linted it at 128 (at 32 and 64 a loop never ends)"
+    for (uint c = 0; c < 4; ++c) sum += tile[(tid % 32) * 128 + c];  // expect: shared-memory-bank-conflict confirmed "32-way bank conflict on 'tile'" // expect-note@-11: "klint linted it at 128 (at 32 and 64 a loop never ends)"
     data[gl_GlobalInvocationID.x] = sum;
 }

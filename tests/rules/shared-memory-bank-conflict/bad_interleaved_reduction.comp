@@ -12,7 +12,7 @@ void main() {
     barrier();
     for (uint stride = 1; stride < 256; stride *= 2) {
         uint index = 2 * stride * tid;
-        if (index < 256) partial[index] += partial[index + stride];  // expect: shared-memory-bank-conflict "8-way bank conflict on 'partial'"
+        if (index < 256) partial[index] += partial[index + stride];  // expect: shared-memory-bank-conflict confirmed "8-way bank conflict on 'partial'"
         barrier();
     }
     if (tid == 0) data[gl_WorkGroupID.x] = partial[0];

@@ -10,6 +10,6 @@ void main(uint3 tid : SV_GroupThreadID, uint3 dtid : SV_DispatchThreadID) {
     for (uint r = 0; r < 32; ++r) tile[r * ROW + tid.x] = data[r * ROW + tid.x];
     GroupMemoryBarrierWithGroupSync();
     float sum = 0.0;
-    for (uint c = 0; c < 4; ++c) sum += tile[(tid.x % 32) * ROW + c];  // expect: shared-memory-bank-conflict "32-way bank conflict on 'tile': 32 invocations of a subgroup read different words of bank 0, 256 bytes apart"
+    for (uint c = 0; c < 4; ++c) sum += tile[(tid.x % 32) * ROW + c];  // expect: shared-memory-bank-conflict confirmed "32-way bank conflict on 'tile': 32 invocations of a subgroup read different words of bank 0, 256 bytes apart"
     data[dtid.x] = sum;
 }

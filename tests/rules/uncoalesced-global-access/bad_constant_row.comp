@@ -10,9 +10,9 @@ void main() {
     uint row = gl_GlobalInvocationID.x;
     float m = 0.0;
     for (uint col = 0; col < D; ++col) {
-        m = max(m, abs(rows[row * D + col]));  // expect: uncoalesced-global-access "256 bytes apart, 64 times the 4 bytes each one reads; a subgroup touches 32 cache lines where 1 would do"
+        m = max(m, abs(rows[row * D + col]));  // expect: uncoalesced-global-access confirmed "256 bytes apart, 64 times the 4 bytes each one reads; a subgroup touches 32 cache lines where 1 would do"
     }
     for (uint col = 0; col < D; ++col) {
-        rows[row * D + col] /= m;  // expect: uncoalesced-global-access "read 'rows' 256 bytes"
+        rows[row * D + col] /= m;  // expect: uncoalesced-global-access confirmed "read 'rows' 256 bytes"
     }
 }

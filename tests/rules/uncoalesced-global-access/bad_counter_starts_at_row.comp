@@ -8,6 +8,6 @@ layout(push_constant) uniform P { uint K; };
 void main() {
     uint first = gl_GlobalInvocationID.x * K;
     for (uint i = first; i < first + K; ++i) {
-        counts[i] = 0u;  // expect: uncoalesced-global-access "write 'counts' K elements (4 * K bytes) apart"
+        counts[i] = 0u;  // expect: uncoalesced-global-access confirmed "write 'counts' K elements (4 * K bytes) apart"
     }
 }

@@ -9,6 +9,6 @@ layout(binding = 2) buffer Particles { Particle particles[]; };
 
 void main() {
     uint i = gl_GlobalInvocationID.x;
-    real[i] = signal[2 * i];  // expect: uncoalesced-global-access "read 'signal' 8 bytes apart, 2 times the 4 bytes each one reads; a subgroup touches 2 cache lines where 1 would do"
-    particles[i].position.y -= 0.01;  // expect: uncoalesced-global-access "read 'particles' 48 bytes apart"
+    real[i] = signal[2 * i];  // expect: uncoalesced-global-access confirmed "read 'signal' 8 bytes apart, 2 times the 4 bytes each one reads; a subgroup touches 2 cache lines where 1 would do"
+    particles[i].position.y -= 0.01;  // expect: uncoalesced-global-access confirmed "read 'particles' 48 bytes apart"
 }

@@ -12,7 +12,7 @@ layout(push_constant) uniform Params { uint count; float dt; };
 void main() {
     uint i = gl_GlobalInvocationID.x;
     if (i == 0u || i + 1u >= count) return;
-    vec4 p = particles_in[i].position;  // expect: uncoalesced-global-access "read 'particles_in' 64 bytes apart and leave 32 bytes of each one's 64-byte record unused; a subgroup touches 16 cache lines where 8 would do"
+    vec4 p = particles_in[i].position;  // expect: uncoalesced-global-access confirmed "read 'particles_in' 64 bytes apart and leave 32 bytes of each one's 64-byte record unused; a subgroup touches 16 cache lines where 8 would do"
     vec4 v = particles_in[i].velocity;
     // expect-note@-1: "the same invocation reads bytes 16 to 31 of its record here"
     vec4 left = particles_in[i - 1u].position;

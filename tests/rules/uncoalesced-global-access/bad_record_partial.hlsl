@@ -6,5 +6,5 @@ RWStructuredBuffer<float> Density : register(u1);
 
 [numthreads(128, 1, 1)]
 void main(uint3 id : SV_DispatchThreadID) {
-    Density[id.x] = Cells[id.x].density * 0.5;  // expect: uncoalesced-global-access "read 'Cells' 32 bytes apart, 8 times the 4 bytes each one reads; a subgroup touches 8 cache lines where 1 would do"
+    Density[id.x] = Cells[id.x].density * 0.5;  // expect: uncoalesced-global-access confirmed "read 'Cells' 32 bytes apart, 8 times the 4 bytes each one reads; a subgroup touches 8 cache lines where 1 would do"
 }

@@ -10,7 +10,7 @@ void main() {
     uint tid = gl_GlobalInvocationID.x;
     float sum = 0.0;
     for (uint col = 0; col < D; ++col) {
-        sum += x[tid * D + col];  // expect: uncoalesced-global-access "along x read 'x' D elements (4 * D bytes) apart, a row each"
+        sum += x[tid * D + col];  // expect: uncoalesced-global-access confirmed "along x read 'x' D elements (4 * D bytes) apart, a row each"
     }
     y[tid] = sum;  // one element per invocation: coalesced
 }
