@@ -385,7 +385,7 @@ void DeviceResources::record_download(VkCommandBuffer commands) const {
 void DeviceResources::read_back(Execution& execution) const {
   for (size_t k = 0; k < harness_->resources.size(); ++k) {
     const ResourceSpec& spec = harness_->resources[k];
-    if (!is_writable(spec.kind)) continue;
+    if (!is_writable(spec.kind) || !spec.written) continue;
     ResourceResult result{k, {}};
     for (size_t i = 0; i < elements_[k].size(); ++i) {
       const uint8_t* bytes = elements_[k][i].mapped;

@@ -56,6 +56,7 @@ struct ResourceSpec {
   // a buffer's bytes; nothing for samplers.
   std::vector<std::vector<uint8_t>> data;
   bool sentinel = false;  // the kernel only writes it: it starts as the sentinel
+  bool written = true;    // the kernel may write it: read back and reported after the run
   // AddressedBuffer: the address goes into the push constants (buffer < 0)
   // or into harness.buffers[buffer], at byte `offset`.
   int64_t address_buffer = -1;

@@ -284,8 +284,9 @@ bool make_image_like(const reflect::Binding& binding, const std::array<uint64_t,
   for (uint32_t element = 0; element < spec.count; ++element) {
     spec.data.push_back(texels(format, count, spec.sentinel, random));
   }
-  std::string what = fmt::format("{}: {} {}{}", binding_label(binding), extent_text(spec), format.name,
-                                 guessed_format ? " (no format declared)" : "");
+  std::string what = fmt::format("{}: {}{} {}{}", binding_label(binding),
+                                 spec.count > 1 ? fmt::format("{} of them, each ", spec.count) : "", extent_text(spec),
+                                 format.name, guessed_format ? " (no format declared)" : "");
   if (!texel_buffer) what += ", a texel per invocation of the grid";
   if (binding.access == reflect::Access::None) what += "; the kernel never uses it";
   guesses.push_back(what);
@@ -388,6 +389,7 @@ bool add_resources(const reflect::EntryPoint& entry, const HarnessOptions& optio
     spec.kind = kind_of(binding.type);
     spec.name = binding.name;
     spec.count = binding.array_size == 0 ? kRuntimeDescriptors : binding.array_size;
+    spec.written = binding.access == reflect::Access::Write || binding.access == reflect::Access::ReadWrite;
     if (binding.array_size == 0) {
       harness.guesses.push_back(fmt::format("{}: {} descriptors in its runtime array, each its own {}",
                                             binding_label(binding), kRuntimeDescriptors, to_string(spec.kind)));
