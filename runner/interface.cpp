@@ -17,6 +17,7 @@ bool check_interface(const std::vector<uint32_t>& spirv, const std::string& entr
     *error = "no compute entry point named '" + entry_point + "'";
     return false;
   }
+  if (!distinct_bindings(*entry, error)) return false;
   for (const reflect::Binding& binding : entry->bindings) {
     const std::string name = "binding " + std::to_string(binding.set) + "." + std::to_string(binding.binding) +
                              " (" + binding.name + ")";

@@ -370,8 +370,29 @@ std::string_view to_string(ResourceKind kind) {
   return "?";
 }
 
+bool distinct_bindings(const reflect::EntryPoint& entry, std::string* error) {
+  for (size_t i = 0; i < entry.bindings.size(); ++i) {
+    const reflect::Binding& first = entry.bindings[i];
+    std::string names = fmt::format("{} {}", first.name, reflect::to_string(first.type));
+    size_t j = i + 1;
+    for (; j < entry.bindings.size() && entry.bindings[j].set == first.set &&
+           entry.bindings[j].binding == first.binding;
+         ++j) {
+      names += fmt::format(", {} {}", entry.bindings[j].name, reflect::to_string(entry.bindings[j].type));
+    }
+    if (j > i + 1) {
+      *error = fmt::format("binding {}.{} is declared {} times ({}): one pipeline cannot bind them; give each its "
+                           "own binding (for HLSL registers, [[vk::binding]] or the compiler's binding shifts)",
+                           first.set, first.binding, j - i, names);
+      return false;
+    }
+  }
+  return true;
+}
+
 bool add_resources(const reflect::EntryPoint& entry, const HarnessOptions& options, SplitMix64& random,
                    Harness& harness, std::string* error) {
+  if (!distinct_bindings(entry, error)) return false;
   const std::array<uint64_t, 3> global = global_size(entry, harness.grid);
   HarnessOptions sized = options;
   sized.grid = harness.grid;

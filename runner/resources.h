@@ -33,6 +33,11 @@ std::string_view to_string(ResourceKind kind);
 // their texels are made of 16- or 32-bit parts. Images cover the grid's
 // invocations, one texel each. Fails with a reason for a binding no resource
 // can stand for (acceleration structures, input attachments, multisampled images).
+// Fails with a reason when two variables share one set and binding (HLSL
+// registers of different classes, t0 and u0, compile to binding 0 unless
+// shifted): no pipeline layout can give both.
+bool distinct_bindings(const reflect::EntryPoint& entry, std::string* error);
+
 bool add_resources(const reflect::EntryPoint& entry, const HarnessOptions& options, SplitMix64& random,
                    Harness& harness, std::string* error);
 
