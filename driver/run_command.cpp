@@ -15,6 +15,7 @@
 #include "reflect/reflection.h"
 #include "runner/harness.h"
 #include "runner/manifest.h"
+#include "runner/resources.h"
 #include "runner/run.h"
 
 namespace klint {
@@ -220,6 +221,10 @@ int report_run(std::ostream& out, const std::string& path, const runner::KernelR
     for (const runner::GuardViolation& guard : run.execution.guard_violations) {
       if (guard.set == after.set && guard.binding == after.binding) print_violation(out, guard);
     }
+  }
+  for (const runner::ResourceResult& after : run.execution.resources) {
+    if (after.resource >= harness.resources.size()) continue;
+    for (const std::string& line : runner::describe_result(harness.resources[after.resource], after)) out << line << "\n";
   }
   if (options.time) {
     out << fmt::format("dispatch: {:.3f} ms\n", static_cast<double>(run.execution.dispatch_nanoseconds) / 1e6);

@@ -111,6 +111,7 @@ std::vector<Member> members_of(const Context& context, const SPIRType& block) {
     // A buffer_reference member points at a block, maybe its own: its layout
     // is that block's, not this one's.
     if (type.basetype == SPIRType::Struct && !type.pointer) member.members = members_of(context, type);
+    member.pointer = type.pointer && type.storage == spv::StorageClassPhysicalStorageBuffer && type.array.empty();
     members.push_back(std::move(member));
   }
   return members;
@@ -194,6 +195,15 @@ void add_bindings(const Context& context, const EntryUsage& entry, const spirv_c
     }
     if (type == DescriptorType::StorageBuffer || type == DescriptorType::UniformBuffer) {
       binding.block = block_layout(context, resource);
+    }
+    if (const SPIRType& base = compiler.get_type(resource.base_type_id);
+        base.basetype == SPIRType::Image || base.basetype == SPIRType::SampledImage) {
+      const SPIRType& sampled = compiler.get_type(base.image.type);
+      binding.image = ImageType{static_cast<uint32_t>(base.image.dim), base.image.arrayed, base.image.depth,
+                                base.image.ms, static_cast<uint32_t>(base.image.format),
+                                sampled.basetype == SPIRType::Int    ? ScalarKind::Int
+                                : sampled.basetype == SPIRType::UInt ? ScalarKind::Uint
+                                                                     : ScalarKind::Float};
     }
     out.push_back(std::move(binding));
   }

@@ -60,6 +60,9 @@ struct Member {
   std::optional<uint32_t> array_stride;   // arrays only
   std::optional<uint32_t> matrix_stride;  // matrices and arrays of them only
   bool row_major = false;
+  // A buffer_reference (PhysicalStorageBuffer pointer), not an array of
+  // them: 8 bytes holding a device address. `type` names the block it points at.
+  bool pointer = false;
   std::vector<Member> members;  // for structs
 };
 
@@ -67,6 +70,17 @@ struct BlockLayout {
   std::string type_name;  // the block type, e.g. "Data" of `buffer Data { ... } data;`
   uint32_t size = 0;      // declared size; a trailing runtime array counts 0 elements
   std::vector<Member> members;
+};
+
+// What an image or texel buffer binding declares of its image type.
+enum class ScalarKind { Float, Int, Uint };
+struct ImageType {
+  uint32_t dim = 1;  // spv::Dim: 0 1D, 1 2D, 2 3D, 3 Cube, 5 Buffer
+  bool arrayed = false;
+  bool depth = false;
+  bool multisampled = false;
+  uint32_t format = 0;  // spv::ImageFormat; 0 Unknown
+  ScalarKind component = ScalarKind::Float;  // of the sampled type
 };
 
 struct Binding {
@@ -78,6 +92,7 @@ struct Binding {
   Access declared = Access::ReadWrite;
   Access access = Access::None;
   std::optional<BlockLayout> block;  // storage and uniform buffers
+  std::optional<ImageType> image;    // images, combined image samplers and texel buffers
   // Storage and uniform buffers only: every load and store through the
   // binding, atomics counted apart.
   MemoryOps loads;

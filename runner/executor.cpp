@@ -7,6 +7,7 @@
 #include <cstring>
 #include <map>
 
+#include "runner/device_resources.h"
 #include "runner/interface.h"
 #include "runner/vulkan.h"
 #include "validate/spirv_val.h"
@@ -50,9 +51,11 @@ struct Session {
   VkDescriptorPool pool = VK_NULL_HANDLE;
   VkCommandPool command_pool = VK_NULL_HANDLE;
   VkFence fence = VK_NULL_HANDLE;
+  std::optional<DeviceResources> resources;  // images, samplers, texel buffers, arrays, addressed buffers
 
   ~Session() {
     if (!device) return;
+    resources.reset();
     if (fence) vk.vkDestroyFence(device, fence, nullptr);
     if (command_pool) vk.vkDestroyCommandPool(device, command_pool, nullptr);
     if (pool) vk.vkDestroyDescriptorPool(device, pool, nullptr);
@@ -227,14 +230,14 @@ ExecuteOutcome execute(const std::vector<uint32_t>& spirv, const std::string& en
   // One layout per set up to the highest one used, empty where the kernel
   // skips a set number.
   std::map<uint32_t, std::vector<VkDescriptorSetLayoutBinding>> sets;
-  uint32_t storage_count = 0, uniform_count = 0;
+  std::map<VkDescriptorType, uint32_t> pool_counts;
   for (const BufferSpec& buffer : harness.buffers) {
-    const bool storage = buffer.kind == BufferKind::Storage;
-    (storage ? storage_count : uniform_count)++;
-    sets[buffer.set].push_back({buffer.binding,
-                                storage ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1,
-                                VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
+    const VkDescriptorType type =
+        buffer.kind == BufferKind::Storage ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    pool_counts[type]++;
+    sets[buffer.set].push_back({buffer.binding, type, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
   }
+  DeviceResources::layout(harness, sets, pool_counts);
   const uint32_t set_count = sets.empty() ? 0 : sets.rbegin()->first + 1;
   for (uint32_t set = 0; set < set_count; ++set) {
     VkDescriptorSetLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
@@ -360,9 +363,16 @@ ExecuteOutcome execute(const std::vector<uint32_t>& spirv, const std::string& en
     mapped.push_back(bytes);
   }
 
+  s.resources.emplace(s.vk, s.device);
+  if (!s.resources->create(physical, harness, features.v12.bufferDeviceAddress, &outcome.error)) return outcome;
+  std::vector<uint8_t*> plain;
+  for (size_t i = 0; i < mapped.size(); ++i) plain.push_back(mapped[i] + guard_sizes[i]);
+  std::vector<uint8_t> push(push_range.size, 0);
+  std::copy(harness.push_constants.begin(), harness.push_constants.end(), push.begin());
+  s.resources->write_addresses(push, plain);
+
   std::vector<VkDescriptorPoolSize> pool_sizes;
-  if (storage_count) pool_sizes.push_back({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, storage_count});
-  if (uniform_count) pool_sizes.push_back({VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, uniform_count});
+  for (const auto& [type, count] : pool_counts) pool_sizes.push_back({type, count});
   std::vector<VkDescriptorSet> descriptor_sets(set_count);
   if (set_count) {
     VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
@@ -396,6 +406,7 @@ ExecuteOutcome execute(const std::vector<uint32_t>& spirv, const std::string& en
       writes.push_back(write);
     }
     s.vk.vkUpdateDescriptorSets(s.device, static_cast<uint32_t>(writes.size()), writes.data(), 0, nullptr);
+    s.resources->write_descriptors(descriptor_sets);
   }
 
   VkCommandPoolCreateInfo command_pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
@@ -417,22 +428,22 @@ ExecuteOutcome execute(const std::vector<uint32_t>& spirv, const std::string& en
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   s.vk.vkBeginCommandBuffer(commands, &begin);
+  s.resources->record_upload(commands);
   s.vk.vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, s.pipeline);
   if (set_count) {
     s.vk.vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, s.pipeline_layout, 0, set_count,
                                  descriptor_sets.data(), 0, nullptr);
   }
   if (push_range.size) {
-    std::vector<uint8_t> push(push_range.size, 0);
-    std::copy(harness.push_constants.begin(), harness.push_constants.end(), push.begin());
     s.vk.vkCmdPushConstants(commands, s.pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_range.size, push.data());
   }
   s.vk.vkCmdDispatch(commands, harness.grid[0], harness.grid[1], harness.grid[2]);
+  s.resources->record_download(commands);
   VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  to_host.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  to_host.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
   to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-  s.vk.vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host,
-                            0, nullptr, 0, nullptr);
+  s.vk.vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                            VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0, nullptr, 0, nullptr);
   if (VkResult r = s.vk.vkEndCommandBuffer(commands); r != VK_SUCCESS) {
     fail("vkEndCommandBuffer", r);
     return outcome;
@@ -481,6 +492,7 @@ ExecuteOutcome execute(const std::vector<uint32_t>& spirv, const std::string& en
       if (side.changed) outcome.execution.guard_violations.push_back(side);
     }
   }
+  s.resources->read_back(outcome.execution);
   outcome.status = ExecuteStatus::Completed;
   return outcome;
 }

@@ -24,6 +24,45 @@ struct BufferSpec {
   bool sentinel = false;      // every word starts as kSentinelWord (runner/harness.h): the kernel only writes it
 };
 
+// A binding other than one storage or uniform buffer, or a buffer the kernel
+// reaches through a device address (runner/resources.h makes them).
+enum class ResourceKind {
+  StorageImage,
+  SampledImage,
+  CombinedImageSampler,
+  Sampler,
+  UniformTexelBuffer,
+  StorageTexelBuffer,
+  StorageBuffer,    // in an array of descriptors
+  UniformBuffer,    // in an array of descriptors
+  AddressedBuffer,  // no descriptor: its device address is written where `address` says
+};
+
+struct ResourceSpec {
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  ResourceKind kind = ResourceKind::StorageImage;
+  std::string name;    // for reports only
+  uint32_t count = 1;  // descriptors in the binding, each its own resource
+  // Images and texel buffers: a VkFormat and its bytes per texel. Images: a
+  // VkImageViewType, the extent of level 0 and the array layers.
+  uint32_t format = 0;
+  uint32_t texel_bytes = 0;
+  std::string format_name;  // for reports, e.g. "rgba32f"
+  uint32_t view_type = 0;
+  std::array<uint32_t, 3> extent{1, 1, 1};
+  uint32_t layers = 1;
+  // The initial contents of each element: texels row by row, layer by layer;
+  // a buffer's bytes; nothing for samplers.
+  std::vector<std::vector<uint8_t>> data;
+  bool sentinel = false;  // the kernel only writes it: it starts as the sentinel
+  bool written = true;    // the kernel may write it: read back and reported after the run
+  // AddressedBuffer: the address goes into the push constants (buffer < 0)
+  // or into harness.buffers[buffer], at byte `offset`.
+  int64_t address_buffer = -1;
+  uint32_t address_offset = 0;
+};
+
 struct SpecializationValue {
   uint32_t id = 0;             // the SpecId (constant_id)
   std::vector<uint8_t> bytes;  // 4 for bool (VkBool32), int and float; 8 for 64-bit types
@@ -35,6 +74,7 @@ SpecializationValue spec_f32(uint32_t id, float value);
 // each, which parts were made up rather than given (runner/harness.h).
 struct Harness {
   std::vector<BufferSpec> buffers;
+  std::vector<ResourceSpec> resources;  // every binding that is not one storage or uniform buffer
   std::vector<uint8_t> push_constants;  // empty: the kernel has none
   std::vector<SpecializationValue> specialization;  // absent ids keep the module's defaults
   std::array<uint32_t, 3> grid{1, 1, 1};            // workgroups dispatched
@@ -72,9 +112,17 @@ struct BufferResult {
   std::vector<uint8_t> data;  // after the dispatch
 };
 
+// What a resource the kernel can write holds after the dispatch: storage
+// images, storage texel buffers, storage buffers in arrays and addressed buffers.
+struct ResourceResult {
+  size_t resource = 0;  // index in Harness::resources
+  std::vector<std::vector<uint8_t>> data;  // per element, laid out as ResourceSpec::data
+};
+
 struct Execution {
   std::string device;                 // the device's name
   std::vector<BufferResult> buffers;  // in the harness's order
+  std::vector<ResourceResult> resources;  // in the harness's order, writable ones only
   std::vector<GuardViolation> guard_violations;
   uint64_t dispatch_nanoseconds = 0;  // from vkQueueSubmit to the fence, wall clock
   // The subgroup sizes a pipeline may require of the device (Vulkan 1.3's

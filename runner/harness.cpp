@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "runner/resources.h"
+
 namespace klint::runner {
 
 uint64_t SplitMix64::next() {
@@ -120,6 +122,7 @@ std::optional<Harness> default_harness(const reflect::EntryPoint& entry, const H
   harness.guesses.push_back(fmt::format("grid {},{},{} workgroups", options.grid[0], options.grid[1], options.grid[2]));
   SplitMix64 random(options.seed);
   for (const reflect::Binding& binding : entry.bindings) {
+    if (!is_plain_buffer(binding)) continue;  // add_resources, below
     uint64_t size = binding.block ? binding.block->size : 0;
     if (binding.block && ends_in_runtime_array(*binding.block)) {
       const reflect::Member& array = binding.block->members.back();
@@ -139,6 +142,7 @@ std::optional<Harness> default_harness(const reflect::EntryPoint& entry, const H
     harness.push_constants.assign((entry.push_constants->block.size + 3) / 4 * 4, 0);
     harness.guesses.push_back("push constants: zero");
   }
+  if (!add_resources(entry, options, random, harness, error)) return std::nullopt;
   return harness;
 }
 

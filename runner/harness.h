@@ -94,9 +94,10 @@ void describe_contents(const std::vector<BufferSpec>& buffers, uint64_t seed, st
 // (runtime arrays as HarnessOptions says), push constants of the block's size,
 // every 32-bit word of both filled with next_float() in binding order then
 // push constants, except buffers the kernel only writes, which start as
-// kSentinelWord and draw nothing from the sequence. Specialization constants
-// keep their defaults. Fails with a reason for bindings the executor cannot
-// give (images, samplers, arrays of descriptors).
+// kSentinelWord and draw nothing from the sequence; then every other binding
+// and buffer_reference a resource (runner/resources.h). Specialization
+// constants keep their defaults. Fails with a reason for bindings no resource
+// can stand for (runner/resources.h).
 std::optional<Harness> default_harness(const reflect::EntryPoint& entry, const HarnessOptions& options,
                                        std::string* error);
 

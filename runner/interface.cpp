@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "reflect/reflection.h"
+#include "runner/resources.h"
 
 namespace klint::runner {
 
@@ -16,15 +17,25 @@ bool check_interface(const std::vector<uint32_t>& spirv, const std::string& entr
     *error = "no compute entry point named '" + entry_point + "'";
     return false;
   }
+  if (!distinct_bindings(*entry, error)) return false;
   for (const reflect::Binding& binding : entry->bindings) {
     const std::string name = "binding " + std::to_string(binding.set) + "." + std::to_string(binding.binding) +
                              " (" + binding.name + ")";
     const bool is_storage = binding.type == reflect::DescriptorType::StorageBuffer;
-    if ((!is_storage && binding.type != reflect::DescriptorType::UniformBuffer) || binding.array_size != 1) {
-      *error = name + " is " + (binding.array_size != 1 ? "an array of descriptors" : "a " +
-                                std::string(reflect::to_string(binding.type))) +
-               ": the runner binds single storage and uniform buffers only";
-      return false;
+    if (!is_plain_buffer(binding)) {
+      auto resource = std::find_if(harness.resources.begin(), harness.resources.end(), [&](const ResourceSpec& r) {
+        return r.kind != ResourceKind::AddressedBuffer && r.set == binding.set && r.binding == binding.binding;
+      });
+      if (resource == harness.resources.end()) {
+        *error = "the harness has no resource for " + name + ", a " + std::string(reflect::to_string(binding.type));
+        return false;
+      }
+      if (to_string(resource->kind) != reflect::to_string(binding.type) ||
+          (binding.array_size != 0 && resource->count != binding.array_size) || resource->count == 0) {
+        *error = "the harness gives " + name + " the wrong kind or number of resources";
+        return false;
+      }
+      continue;
     }
     auto given = std::find_if(harness.buffers.begin(), harness.buffers.end(), [&](const BufferSpec& b) {
       return b.set == binding.set && b.binding == binding.binding;

@@ -10,7 +10,8 @@
 namespace klint::runner {
 
 // The harness must give every binding the entry point declares, as the kind of
-// buffer it declares, and push constants as large as its block: a pipeline
+// buffer or resource (with as many descriptors) it declares, and push
+// constants as large as its block: a pipeline
 // that leaves one out is invalid, and drivers may crash on it. Sets
 // runtime_sized[i] when harness.buffers[i] is a block that ends in a runtime
 // array, whose length the shader reads from the descriptor's range. The

@@ -96,6 +96,12 @@ std::vector<uint8_t> serialize(const ExecuteOutcome& outcome) {
     w.u64(static_cast<uint64_t>(g.last));
     w.u64(g.changed);
   }
+  w.u64(e.resources.size());
+  for (const ResourceResult& resource : e.resources) {
+    w.u64(resource.resource);
+    w.u64(resource.data.size());
+    for (const std::vector<uint8_t>& element : resource.data) w.blob(element.data(), element.size());
+  }
   w.u64(e.dispatch_nanoseconds);
   w.u64(e.min_subgroup_size);
   w.u64(e.max_subgroup_size);
@@ -125,6 +131,17 @@ std::optional<ExecuteOutcome> deserialize(const std::vector<uint8_t>& bytes) {
       return std::nullopt;
     }
     e.guard_violations.push_back(std::move(g));
+  }
+  if (!r.u64(count)) return std::nullopt;
+  for (uint64_t i = 0; i < count; ++i) {
+    ResourceResult resource;
+    uint64_t elements;
+    if (!r.number(resource.resource) || !r.u64(elements) || elements > bytes.size()) return std::nullopt;
+    resource.data.resize(elements);
+    for (std::vector<uint8_t>& element : resource.data) {
+      if (!r.blob(element)) return std::nullopt;
+    }
+    e.resources.push_back(std::move(resource));
   }
   if (!r.u64(e.dispatch_nanoseconds) || !r.number(e.min_subgroup_size) || !r.number(e.max_subgroup_size) ||
       !r.done()) {

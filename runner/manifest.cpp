@@ -10,6 +10,7 @@
 #include <map>
 
 #include "analyzer/printable.h"
+#include "runner/resources.h"
 #include "runner/spelling.h"
 
 namespace klint::runner {
@@ -190,6 +191,7 @@ bool make_buffers(const Context& context, const reflect::EntryPoint& entry, cons
   SplitMix64 random(context.manifest.seed);
   for (size_t i = 0; i < entry.bindings.size(); ++i) {
     const reflect::Binding& binding = entry.bindings[i];
+    if (!is_plain_buffer(binding)) continue;  // add_resources, below
     uint64_t size = binding.block ? binding.block->size : 0;
     if (binding.block && ends_in_runtime_array(*binding.block)) {
       const reflect::Member& array = binding.block->members.back();
@@ -226,7 +228,9 @@ bool make_buffers(const Context& context, const reflect::EntryPoint& entry, cons
     harness.buffers.push_back(std::move(*buffer));
   }
   describe_contents(harness.buffers, context.manifest.seed, harness.guesses);
-  return true;
+  HarnessOptions seeded = options;
+  seeded.seed = context.manifest.seed;
+  return add_resources(entry, seeded, random, harness, context.error);
 }
 
 bool write_push_constants(const Context& context, const reflect::EntryPoint& entry, Harness& harness) {

@@ -40,6 +40,9 @@ bool Vulkan::open(std::string* error) {
   }
   KLINT_RUNNER_VULKAN_FUNCTIONS(KLINT_RUNNER_LOAD)
 #undef KLINT_RUNNER_LOAD
+#define KLINT_RUNNER_LOAD_OPTIONAL(name) name = reinterpret_cast<PFN_##name>(get(instance, #name));
+  KLINT_RUNNER_OPTIONAL_VULKAN_FUNCTIONS(KLINT_RUNNER_LOAD_OPTIONAL)
+#undef KLINT_RUNNER_LOAD_OPTIONAL
   return true;
 }
 

@@ -52,7 +52,24 @@ namespace klint::runner {
   X(vkCreateFence)                         \
   X(vkDestroyFence)                        \
   X(vkQueueSubmit)                         \
-  X(vkWaitForFences)
+  X(vkWaitForFences)                       \
+  X(vkGetPhysicalDeviceFormatProperties)   \
+  X(vkCreateImage)                         \
+  X(vkDestroyImage)                        \
+  X(vkGetImageMemoryRequirements)          \
+  X(vkBindImageMemory)                     \
+  X(vkCreateImageView)                     \
+  X(vkDestroyImageView)                    \
+  X(vkCreateSampler)                       \
+  X(vkDestroySampler)                      \
+  X(vkCreateBufferView)                    \
+  X(vkDestroyBufferView)                   \
+  X(vkCmdCopyBufferToImage)                \
+  X(vkCmdCopyImageToBuffer)
+
+// Entry points a loader older than Vulkan 1.2 may lack: null then.
+#define KLINT_RUNNER_OPTIONAL_VULKAN_FUNCTIONS(X) \
+  X(vkGetBufferDeviceAddress)
 
 // One instance and the functions above; the instance is destroyed with it.
 struct Vulkan {
@@ -60,6 +77,7 @@ struct Vulkan {
   uint32_t api_version = 0;  // the instance's; a device is used at no higher version
 #define KLINT_RUNNER_DECLARE(name) PFN_##name name = nullptr;
   KLINT_RUNNER_VULKAN_FUNCTIONS(KLINT_RUNNER_DECLARE)
+  KLINT_RUNNER_OPTIONAL_VULKAN_FUNCTIONS(KLINT_RUNNER_DECLARE)
 #undef KLINT_RUNNER_DECLARE
 
   Vulkan() = default;

@@ -176,16 +176,29 @@ TEST(DefaultHarness, ContentsFollowTheSeed) {
   EXPECT_EQ(first, random.next_float());
 }
 
-TEST(DefaultHarness, ImagesAreNotBuffers) {
+// An image is a resource of its declared format, a texel per invocation of
+// the grid; one the kernel only writes starts as the sentinel.
+TEST(DefaultHarness, ImagesGetAResourceOfTheirFormat) {
   const char* source = R"(#version 450
-layout(local_size_x = 1) in;
+layout(local_size_x = 4, local_size_y = 2) in;
 layout(set = 0, binding = 3, r32f) uniform image2D picture;
-void main() { imageStore(picture, ivec2(0), vec4(1)); }
+void main() { imageStore(picture, ivec2(gl_GlobalInvocationID.xy), vec4(1)); }
 )";
   std::string error;
-  EXPECT_FALSE(default_harness(entry_of(source), {}, &error));
-  EXPECT_EQ(error,
-            "binding 0.3 (picture) is a storage-image: the runner binds single storage and uniform buffers only");
+  HarnessOptions options;
+  options.grid = {2, 1, 1};
+  std::optional<Harness> harness = default_harness(entry_of(source), options, &error);
+  ASSERT_TRUE(harness) << error;
+  EXPECT_TRUE(harness->buffers.empty());
+  ASSERT_EQ(harness->resources.size(), 1u);
+  const ResourceSpec& picture = harness->resources[0];
+  EXPECT_EQ(picture.kind, ResourceKind::StorageImage);
+  EXPECT_EQ(picture.format_name, "r32f");
+  EXPECT_EQ(picture.extent, (std::array<uint32_t, 3>{8, 2, 1}));
+  EXPECT_TRUE(picture.sentinel);
+  ASSERT_EQ(picture.data.size(), 1u);
+  EXPECT_EQ(picture.data[0].size(), 8u * 2u * 4u);
+  EXPECT_EQ(count_sentinel_words(picture.data[0]), 16u);
 }
 
 }  // namespace

@@ -174,6 +174,7 @@ TEST_F(RunCli, BadInputIsOneLineAndExitsTwo) {
   write("broken.comp", "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { nope; }\n");
   write("image.comp", "#version 450\nlayout(local_size_x = 1) in;\n"
                       "layout(binding = 0, r32f) uniform image2D picture;\n"
+                      "layout(binding = 0) uniform texture2D shade;\n"
                       "void main() { imageStore(picture, ivec2(0), vec4(1)); }\n");
   write("twice.comp", kTwice);
   write("spec.comp", kSpecialized);
@@ -185,8 +186,9 @@ TEST_F(RunCli, BadInputIsOneLineAndExitsTwo) {
   const std::vector<Case> cases{
       {{"missing.comp"}, "klint: error: missing.comp: "},
       {{"broken.comp"}, "klint: error: broken.comp: does not compile: line 3: "},
-      {{"image.comp"}, "klint: error: image.comp: binding 0.0 (picture) is a storage-image: the runner binds single "
-                       "storage and uniform buffers only\n"},
+      {{"image.comp"}, "klint: error: image.comp: binding 0.0 is declared 2 times (picture storage-image, shade "
+                       "sampled-image): one pipeline cannot bind them; give each its own binding (for HLSL registers, "
+                       "[[vk::binding]] or the compiler's binding shifts)\n"},
       {{"twice.comp", "--grid", "1,0"}, "klint: error: twice.comp: --grid '1,0' is not X,Y,Z of positive integers\n"},
       {{"twice.comp", "--grid", "1,2,3,4"}, "klint: error: twice.comp: --grid '1,2,3,4' is not X,Y,Z of positive "
                                             "integers\n"},
