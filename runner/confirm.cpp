@@ -1,7 +1,5 @@
 #include "runner/confirm.h"
 
-#include "runner/evidence.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,10 +12,12 @@
 #include <utility>
 
 #include "analyzer/ir/module.h"
+#include "analyzer/ir/opcodes.h"
 #include "analyzer/loops.h"
 #include "analyzer/workgroup_memory.h"
 #include "analyzer/module.h"
 #include "reflect/reflection.h"
+#include "runner/evidence.h"
 #include "runner/harness.h"
 #include "runner/infer_setup.h"
 #include "runner/manifest.h"
@@ -508,7 +508,7 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
       if (opcode == spv::Op::OpLoad && evidence_of(*findings[i]) == RunEvidence::Coalescing) {
         logged.loads.push_back(ordinal);
       }
-      if (is_group_operation(opcode)) logged.group_operations.push_back(ordinal);
+      if (ir::is_subgroup_operation(opcode)) logged.group_operations.push_back(ordinal);
     }
   }
   // Without a manifest, the setups come from how the kernel uses its push

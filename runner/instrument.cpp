@@ -6,10 +6,12 @@
 #include <unordered_map>
 
 #include "analyzer/barriers.h"
+#include "analyzer/ir/opcodes.h"
 #include "analyzer/loops.h"
 #include "analyzer/pointers.h"
 #include "analyzer/workgroup_memory.h"
 #include "runner/module_edits.h"
+#include "runner/type_sizes.h"
 #include "runner/probe.h"
 
 namespace klint::runner {
@@ -59,9 +61,9 @@ class Instrumenter {
 
   std::optional<Chain> follow(uint32_t pointer) const;
   uint32_t pointee(uint32_t pointer_type_id) const { return in_.def(pointer_type_id)->word(2); }
-  uint64_t scalars(uint32_t type) const;
-  std::optional<uint32_t> bytes(uint32_t type) const;
-  uint32_t scalar_width(uint32_t type) const;
+  uint64_t scalars(uint32_t type) const { return scalar_count(in_, type); }
+  std::optional<uint32_t> bytes(uint32_t type) const { return buffer_bytes(in_, type); }
+  uint32_t scalar_width(uint32_t type) const { return runner::scalar_width(in_, type); }
   bool orders_workgroup_memory(const ir::Instruction& barrier) const;
 
   // Emits the element index and the out-of-range mask of a chain; false when
@@ -226,58 +228,6 @@ std::optional<Chain> Instrumenter::follow(uint32_t pointer) const {
   std::optional<PointerPath> path = pointer_path(in_, pointer);
   if (!path || path->element_step) return std::nullopt;
   return Chain{path->variable->result_id(), std::move(path->indices)};
-}
-
-uint64_t Instrumenter::scalars(uint32_t type_id) const {
-  const ir::Instruction* t = in_.def(type_id);
-  if (!t) return 1;
-  switch (t->opcode()) {
-    case Op::OpTypeVector:
-    case Op::OpTypeMatrix:
-      return t->word(2) * scalars(t->word(1));
-    case Op::OpTypeArray:
-      return in_.constant_value(t->word(2)).value_or(0) * scalars(t->word(1));
-    case Op::OpTypeStruct: {
-      uint64_t total = 0;
-      for (size_t m = 1; m < t->operands().size(); ++m) total += scalars(t->word(m));
-      return total;
-    }
-    default:
-      return 1;
-  }
-}
-
-// Bytes of the scalars a type is made of (its first one's, for a struct).
-uint32_t Instrumenter::scalar_width(uint32_t type_id) const {
-  const ir::Instruction* t = in_.def(type_id);
-  if (!t) return 4;
-  switch (t->opcode()) {
-    case Op::OpTypeInt:
-    case Op::OpTypeFloat:
-      return std::max(1u, t->word(1) / 8);
-    case Op::OpTypeBool:
-      return 4;
-    case Op::OpTypeVector:
-    case Op::OpTypeMatrix:
-    case Op::OpTypeArray:
-    case Op::OpTypeRuntimeArray:
-    case Op::OpTypeStruct:
-      return scalar_width(t->word(1));
-    default:
-      return 4;
-  }
-}
-
-// Bytes of a scalar or vector in a buffer; nullopt for anything larger.
-std::optional<uint32_t> Instrumenter::bytes(uint32_t type_id) const {
-  const ir::Instruction* t = in_.def(type_id);
-  if (!t) return std::nullopt;
-  if (t->opcode() == Op::OpTypeInt || t->opcode() == Op::OpTypeFloat) return t->word(1) / 8;
-  if (t->opcode() == Op::OpTypeVector) {
-    std::optional<uint32_t> component = bytes(t->word(1));
-    if (component) return *component * t->word(2);
-  }
-  return std::nullopt;
 }
 
 // The barriers the insufficient-barrier rule calls sufficient: they make the
@@ -641,7 +591,7 @@ void Instrumenter::rewrite_access(const ir::Instruction& access, std::vector<ir:
     if (std::optional<Barrier> barrier = barrier_of(in_, access); barrier && may(barrier->waits_for_workgroup())) {
       code_ = &rewritten;
       log(add_site(access, AccessKind::Barrier), constant(0), constant(0), constant(0));
-    } else if ((options_.all_group_operations && is_group_operation(access.opcode())) ||
+    } else if ((options_.all_group_operations && ir::is_subgroup_operation(access.opcode())) ||
                std::find(options_.group_operations.begin(), options_.group_operations.end(),
                          in_.ordinal(access)) != options_.group_operations.end()) {
       code_ = &rewritten;
@@ -799,12 +749,6 @@ std::optional<Instrumented> instrument(std::span<const uint32_t> spirv, const Mo
   return result;
 }
 
-bool is_group_operation(Op opcode) {
-  const auto code = static_cast<uint32_t>(opcode);
-  // OpGroupNonUniformElect (333) to OpGroupNonUniformQuadSwap (366).
-  return code >= static_cast<uint32_t>(Op::OpGroupNonUniformElect) &&
-         code <= static_cast<uint32_t>(Op::OpGroupNonUniformQuadSwap);
-}
 
 BufferSpec log_buffer(const Instrumented& instrumented) {
   BufferSpec buffer;

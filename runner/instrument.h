@@ -176,9 +176,6 @@ struct Instrumented {
 std::optional<Instrumented> instrument(std::span<const uint32_t> spirv, const ModuleOrigin& origin,
                                        const InstrumentOptions& options, std::string* error);
 
-// Whether the opcode is a subgroup operation (OpGroupNonUniform*).
-bool is_group_operation(spv::Op opcode);
-
 // The log buffer to add to the harness: zeroed, with its capacity in word 1.
 BufferSpec log_buffer(const Instrumented& instrumented);
 
