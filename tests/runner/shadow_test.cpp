@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "reflect/reflection.h"
 #include "analyzer/source.h"
 #include "runner/harness.h"
@@ -414,6 +416,40 @@ void main() {
   EXPECT_TRUE(line.starts_with("partial subgroup at test.comp:7 in workgroup 0: only invocations 0..2")) << line;
   EXPECT_EQ(f.element, 0u);
   EXPECT_EQ(f.fewer.size() * 4, f.first.value * 3) << line;
+}
+
+// A column of a 32x32 tile lies in one bank: each group of 32 invocations
+// puts 32 words there where 1 per bank would do. Its row, and the padded
+// column, spread as well as they can. A store 64 floats apart touches a
+// cache line per invocation; a store of neighbours, one line per 32.
+TEST(Shadow, AccessesSpreadOverBanksAndLinesAsTheyRan) {
+  ShadowRun run = shadow_run(R"(#version 450
+layout(local_size_x = 32) in;
+layout(binding = 0) buffer Data { float x[]; };
+shared float tile[32][32];
+shared float padded[32][33];
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    tile[i][0] = 1.0;
+    tile[0][i] = 2.0;
+    padded[i][0] = 3.0;
+    x[i * 64] = 4.0;
+    x[4096 + i] = 5.0;
+}
+)");
+  std::map<uint32_t, const Spread*> by_line;
+  for (const Spread& s : run.report.spreads) by_line[run.instrumented.sites[s.site].location.line] = &s;
+  ASSERT_EQ(by_line.size(), 2u) << ::testing::PrintToString(run.lines);
+  ASSERT_TRUE(by_line.count(8));
+  EXPECT_EQ(by_line[8]->degree, 32u);
+  EXPECT_EQ(by_line[8]->best, 1u);
+  EXPECT_EQ(by_line[8]->bank, 0u);
+  EXPECT_EQ(by_line[8]->first, 0u);
+  EXPECT_EQ(by_line[8]->last, 31u);
+  EXPECT_EQ(by_line[8]->units, (std::vector<uint32_t>{0, 32, 64, 96, 128, 160, 192, 224}));
+  ASSERT_TRUE(by_line.count(11));
+  EXPECT_EQ(by_line[11]->degree, 32u);  // lines
+  EXPECT_EQ(by_line[11]->best, 1u);
 }
 
 TEST(Shadow, InvocationRangesJoinRuns) {

@@ -12,6 +12,6 @@ void main() {
     if (gl_GlobalInvocationID.y >= rows) return;
     uint tid = gl_LocalInvocationIndex;
     tile[tid] = data[gl_GlobalInvocationID.y * 8 + gl_GlobalInvocationID.x];
-    barrier();  // expect: barrier-in-divergent-control-flow inconclusive // expect-note@-3: "never reach the barrier; the condition depends on gl_GlobalInvocationID" // expect-note@-3: "gl_GlobalInvocationID differs between the invocations of a workgroup"
+    barrier();  // expect: barrier-in-divergent-control-flow confirmed // expect-note@-3: "never reach the barrier; the condition depends on gl_GlobalInvocationID" // expect-note@-3: "gl_GlobalInvocationID differs between the invocations of a workgroup"
     data[gl_GlobalInvocationID.y * 8 + gl_GlobalInvocationID.x] = tile[63 - tid];
 }

@@ -17,10 +17,10 @@ void main() {
         uint block = b * 2u + t / 32u;
         if (block >= valid) continue;
         partial[t] = x[block * 32u + t % 32u];
-        barrier();  // expect: barrier-in-divergent-control-flow inconclusive
+        barrier();  // expect: barrier-in-divergent-control-flow confirmed
         for (uint s = 4u; s > 0u; s >>= 1) {  // expect: manual-subgroup-reduction
             if ((t % 8u) < s) partial[t] = partial[t] + partial[t + s];
-            barrier();  // expect: barrier-in-divergent-control-flow inconclusive
+            barrier();  // expect: barrier-in-divergent-control-flow confirmed
         }
         if ((t % 8u) == 0u) y[block * 4u + (t % 32u) / 8u] = partial[t];
     }

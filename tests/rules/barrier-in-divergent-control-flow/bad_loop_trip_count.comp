@@ -10,8 +10,8 @@ void main() {
     uint tid = gl_LocalInvocationID.x;
     for (uint i = gl_GlobalInvocationID.x; i < n; i += 64 * gl_NumWorkGroups.x) {
         staging[tid] = data[i];
-        barrier();  // expect: barrier-in-divergent-control-flow inconclusive "gl_GlobalInvocationID" // expect-note@-2: "this loop condition depends on gl_GlobalInvocationID, so invocations leave the loop at different iterations" // expect-note@-2: "gl_GlobalInvocationID differs between the invocations of a workgroup"
+        barrier();  // expect: barrier-in-divergent-control-flow confirmed "gl_GlobalInvocationID" // expect-note@-2: "this loop condition depends on gl_GlobalInvocationID, so invocations leave the loop at different iterations" // expect-note@-2: "gl_GlobalInvocationID differs between the invocations of a workgroup"
         data[i] = staging[63 - tid];
-        barrier();  // expect: barrier-in-divergent-control-flow inconclusive // expect-note@-4: "this loop condition depends on gl_GlobalInvocationID, so invocations leave the loop at different iterations" // expect-note@-4: "gl_GlobalInvocationID differs between the invocations of a workgroup"
+        barrier();  // expect: barrier-in-divergent-control-flow confirmed // expect-note@-4: "this loop condition depends on gl_GlobalInvocationID, so invocations leave the loop at different iterations" // expect-note@-4: "gl_GlobalInvocationID differs between the invocations of a workgroup"
     }
 }

@@ -10,6 +10,6 @@ void main() {
     if (t.x >= pc.tiles_x) return;
     uint i = gl_GlobalInvocationID.y * 4096u + gl_GlobalInvocationID.x;
     tile[gl_LocalInvocationIndex] = data[i];
-    barrier();  // expect: barrier-in-divergent-control-flow inconclusive "gl_GlobalInvocationID"
+    barrier();  // expect: barrier-in-divergent-control-flow confirmed "gl_GlobalInvocationID"
     data[i] = tile[63u - gl_LocalInvocationIndex];
 }

@@ -11,6 +11,6 @@ shared float tile[64];
 void main() {
     if (gl_GlobalInvocationID.x >= pc.n) return;
     tile[gl_LocalInvocationID.x] = data[gl_GlobalInvocationID.x];
-    barrier();  // expect: barrier-in-divergent-control-flow inconclusive "gl_GlobalInvocationID"
+    barrier();  // expect: barrier-in-divergent-control-flow confirmed "gl_GlobalInvocationID"
     data[gl_GlobalInvocationID.x] = tile[63u - gl_LocalInvocationID.x];
 }

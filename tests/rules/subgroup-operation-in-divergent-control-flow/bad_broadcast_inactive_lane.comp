@@ -10,6 +10,6 @@ void main() {
     uint i = gl_GlobalInvocationID.x;
     if (i >= n) return;
     float v = x[i];
-    float last = subgroupBroadcast(v, 31u);  // expect: subgroup-operation-in-divergent-control-flow inconclusive "subgroupBroadcast in control flow that depends on gl_GlobalInvocationID, so it may read a lane of its subgroup that is not active"
+    float last = subgroupBroadcast(v, 31u);  // expect: subgroup-operation-in-divergent-control-flow confirmed "subgroupBroadcast in control flow that depends on gl_GlobalInvocationID, so it may read a lane of its subgroup that is not active"
     x[i] = v - last;
 }

@@ -10,6 +10,6 @@ layout(push_constant) uniform Params { uint n; };
 void main() {
     uint i = gl_GlobalInvocationID.x;
     if (i >= n) return;
-    float mean = subgroupClusteredAdd(x[i], 4u) * 0.25;  // expect: subgroup-operation-in-divergent-control-flow inconclusive "subgroupClusteredAdd in control flow that depends on gl_GlobalInvocationID, so it combines only the active lanes, but its result is used as if every lane of the cluster of 4 lanes took part" // expect-note@-1: "never reach subgroupClusteredAdd" // expect-note@-2: "gl_GlobalInvocationID differs" // expect-note: "the result meets the cluster size 4 here"
+    float mean = subgroupClusteredAdd(x[i], 4u) * 0.25;  // expect: subgroup-operation-in-divergent-control-flow confirmed "subgroupClusteredAdd in control flow that depends on gl_GlobalInvocationID, so it combines only the active lanes, but its result is used as if every lane of the cluster of 4 lanes took part" // expect-note@-1: "never reach subgroupClusteredAdd" // expect-note@-2: "gl_GlobalInvocationID differs" // expect-note: "the result meets the cluster size 4 here"
     x[i] -= mean;
 }

@@ -9,7 +9,7 @@ layout(push_constant) uniform P { uint n; };
 void main() {
     uint i = gl_GlobalInvocationID.x;
     if (i >= n) return;
-    // expect@+1: subgroup-operation-in-divergent-control-flow inconclusive "subgroupAdd in control flow that depends on gl_GlobalInvocationID" // expect-note@-1: "never reach subgroupAdd; the condition depends on gl_GlobalInvocationID" // expect-note@-2: "gl_GlobalInvocationID differs between the invocations of a subgroup" // expect-note@+1: "the result meets gl_SubgroupSize here"
+    // expect@+1: subgroup-operation-in-divergent-control-flow confirmed "subgroupAdd in control flow that depends on gl_GlobalInvocationID" // expect-note@-1: "never reach subgroupAdd; the condition depends on gl_GlobalInvocationID" // expect-note@-2: "gl_GlobalInvocationID differs between the invocations of a subgroup" // expect-note@+1: "the result meets gl_SubgroupSize here"
     float mean = subgroupAdd(x[i]) / float(gl_SubgroupSize);
     x[i] -= mean;
 }

@@ -10,7 +10,7 @@ layout(push_constant) uniform Params { uint n; };
 void main() {
     uint i = gl_GlobalInvocationID.x;
     if (i >= n) return;
-    float next = subgroupShuffleDown(x[i], 1u);  // expect: subgroup-operation-in-divergent-control-flow inconclusive "subgroupShuffleDown in control flow that depends on gl_GlobalInvocationID, so it may read a lane of its subgroup that is not active"
+    float next = subgroupShuffleDown(x[i], 1u);  // expect: subgroup-operation-in-divergent-control-flow confirmed "subgroupShuffleDown in control flow that depends on gl_GlobalInvocationID, so it may read a lane of its subgroup that is not active"
     // expect-note@-2: "never reach subgroupShuffleDown; the condition depends on gl_GlobalInvocationID"
     // expect-note@-4: "gl_GlobalInvocationID differs between the invocations of a subgroup"
     dx[i] = next - x[i];
