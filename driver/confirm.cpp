@@ -63,6 +63,7 @@ void confirm_report(FileReport& report, const Job& job, const runner::KernelMani
   if (!shader->module) return record(runner::not_runnable(findings, "it does not compile"));
   runner::ConfirmOptions with = options;
   with.linted_with = linted_with(job.options.specialization);
+  if (!with.linted_with.workgroup_size) with.linted_with.workgroup_size = report.assumed_workgroup_size;
   record(runner::confirm_findings(findings, *shader, manifest, with));
 }
 

@@ -205,7 +205,11 @@ std::optional<FileReport> lint_at_assumed_sizes(const InputFile& input, const st
   for (Finding& d : report.diagnostics) {
     if (!without_size.count(key(d))) d.notes.push_back(Note{where, assumed});
   }
-  if (options.keep_shader) report.shader = std::move(lints.front().shader);
+  if (options.keep_shader) {
+    report.shader = std::move(lints.front().shader);
+    report.assumed_workgroup_size = host->size;
+    (*report.assumed_workgroup_size)[host->axis] = lints.front().size;
+  }
   return report;
 }
 

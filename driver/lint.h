@@ -1,8 +1,10 @@
 // The per-file pipeline: read, load (validate/loaded_shader.h), run rules.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +41,10 @@ struct FileReport {
   // The shader as loaded, when LintOptions::keep_shader and it was analyzed;
   // the findings' instructions (Diagnostic::instructions) are its module's.
   std::shared_ptr<const LoadedShader> shader;
+  // The workgroup size klint assumed for `shader` where the host sets it and
+  // nothing gave it (the first of the sizes it linted at), which its runs
+  // run and a replay must give.
+  std::optional<std::array<uint32_t, 3>> assumed_workgroup_size;
 };
 
 // Reads the file, then lints it as lint_text does.

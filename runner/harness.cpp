@@ -115,6 +115,13 @@ void describe_contents(const std::vector<BufferSpec>& buffers, uint64_t seed, st
   }
 }
 
+uint64_t buffer_bytes_to_give(const reflect::Binding& binding, uint64_t size, std::vector<std::string>& guesses) {
+  if (binding.access != reflect::Access::None || size <= kUnusedBufferBytes) return size;
+  guesses.push_back(fmt::format("{}: never used by the kernel, so {} of its {} bytes", binding_label(binding),
+                                kUnusedBufferBytes, size));
+  return kUnusedBufferBytes;
+}
+
 std::optional<Harness> default_harness(const reflect::EntryPoint& entry, const HarnessOptions& options,
                                        std::string* error) {
   Harness harness;
@@ -131,7 +138,7 @@ std::optional<Harness> default_harness(const reflect::EntryPoint& entry, const H
       harness.guesses.push_back(
           fmt::format("{}: {} elements of its runtime array {}", binding_label(binding), elements, array.name));
     }
-    std::optional<BufferSpec> buffer = make_buffer(binding, size, random, error);
+    std::optional<BufferSpec> buffer = make_buffer(binding, buffer_bytes_to_give(binding, size, harness.guesses), random, error);
     if (!buffer) return std::nullopt;
     harness.buffers.push_back(std::move(*buffer));
   }

@@ -29,6 +29,14 @@ struct HarnessOptions {
   uint64_t max_buffer_bytes = 0xFFFFFFFF;
 };
 
+// A buffer the kernel never reads or writes gets at most this many bytes,
+// whatever its block declares: it is only there to be bound.
+constexpr uint64_t kUnusedBufferBytes = 64 * 1024;
+
+// The bytes to give a buffer binding of `size` bytes: all of them, or, for
+// one the kernel never uses, kUnusedBufferBytes at most, said in `guesses`.
+uint64_t buffer_bytes_to_give(const reflect::Binding& binding, uint64_t size, std::vector<std::string>& guesses);
+
 // splitmix64 (Steele, Lea and Flood 2014; the seeder of xoshiro): one 64-bit
 // state, a fixed increment and a mixing function. Small enough to restate in
 // docs/runner.md, so that any tool can reproduce a run's input from its seed.

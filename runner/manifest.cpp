@@ -223,6 +223,7 @@ bool make_buffers(const Context& context, const reflect::EntryPoint& entry, cons
       }
       size = array.offset + elements * stride;
     }
+    if (!sized.count(i)) size = buffer_bytes_to_give(binding, size, harness.guesses);
     std::optional<BufferSpec> buffer = make_buffer(binding, size, random, context.error);
     if (!buffer) return false;
     harness.buffers.push_back(std::move(*buffer));

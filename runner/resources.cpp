@@ -375,12 +375,15 @@ bool distinct_bindings(const reflect::EntryPoint& entry, std::string* error) {
     const reflect::Binding& first = entry.bindings[i];
     std::string names = fmt::format("{} {}", first.name, reflect::to_string(first.type));
     size_t j = i + 1;
+    bool alike = true;  // buffers of one kind alias one descriptor, as Vulkan allows
     for (; j < entry.bindings.size() && entry.bindings[j].set == first.set &&
            entry.bindings[j].binding == first.binding;
          ++j) {
       names += fmt::format(", {} {}", entry.bindings[j].name, reflect::to_string(entry.bindings[j].type));
+      alike &= entry.bindings[j].type == first.type && entry.bindings[j].array_size == first.array_size &&
+               (first.type == reflect::DescriptorType::StorageBuffer || first.type == reflect::DescriptorType::UniformBuffer);
     }
-    if (j > i + 1) {
+    if (j > i + 1 && !alike) {
       *error = fmt::format("binding {}.{} is declared {} times ({}): one pipeline cannot bind them; give each its "
                            "own binding (for HLSL registers, [[vk::binding]] or the compiler's binding shifts)",
                            first.set, first.binding, j - i, names);

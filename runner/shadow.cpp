@@ -193,9 +193,9 @@ class Reader {
     ++count[a.invocation];
   }
 
-  // The record's lane, the subgroup size (in the epoch word) and the ballot
-  // of active lanes (value, out_of_range, reserved): a group some of whose
-  // lanes that exist are inactive.
+  // The record's lane (in the element word), the subgroup size (in the
+  // epoch word) and the ballot of active lanes (value, out_of_range, extra):
+  // a group some of whose lanes that exist are inactive.
   void group(uint32_t r) {
     const AccessRecord& a = log_[r];
     const uint32_t size = a.epoch, lane = a.element;
@@ -295,7 +295,8 @@ class Reader {
       if (f.fewer.empty()) continue;
       f.second.invocation = f.fewer.front();
       f.second.value = count[f.fewer.front()];
-      add(std::move(f), f.first.site, f.first.site);
+      const uint32_t site = f.first.site;
+      add(std::move(f), site, site);
     }
   }
 

@@ -210,6 +210,35 @@ void main(uint3 id : SV_DispatchThreadID) { Out[id.x] = 7; }
 
 // A race on shared memory in a kernel that samples a texture and writes a
 // storage image: it was "not runnable" while the runner bound buffers only.
+// Two blocks of one kind on one binding alias one buffer, as Vulkan allows
+// (a kernel reading its input as floats and as packed halves); a buffer the
+// kernel never touches is bound, but with 64 KiB, not the 200 MB its block
+// declares. Kinds that differ on one binding cannot be bound: one line says so.
+TEST_F(BindCli, AliasedBuffersShareABindingAndUnusedOnesStaySmall) {
+  KlintRun r = run("aliased.comp", R"(#version 450
+layout(local_size_x = 16) in;
+layout(binding = 0) readonly buffer A { float a[]; };
+layout(binding = 0) readonly buffer APacked { uint packed[]; };
+layout(binding = 1) writeonly buffer Out { float o[]; };
+layout(binding = 2) buffer Huge { float x[25165824]; float y[25165824]; } huge;
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  o[i] = a[i] + float(packed[i] & 1u);
+}
+)");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_HAS(r.out, "guessed: binding 0.2 (huge): never used by the kernel, so 65536 of its 201326592 bytes\n");
+  EXPECT_HAS(r.out, "verdict: completed\n");
+  KlintRun mixed = run("mixed.comp", R"(#version 450
+layout(local_size_x = 16) in;
+layout(binding = 0) uniform sampler2D tex;
+layout(binding = 0) buffer Out { float o[]; };
+void main() { o[gl_GlobalInvocationID.x] = texelFetch(tex, ivec2(0), 0).x; }
+)");
+  EXPECT_EQ(mixed.exit_code, 2) << mixed.out << mixed.err;
+  EXPECT_HAS(mixed.err, "binding 0.0 is declared 2 times");
+}
+
 TEST_F(BindCli, RaceInAKernelWithImagesIsConfirmed) {
   const char* glsl = R"(#version 450
 layout(local_size_x = 64) in;
