@@ -188,6 +188,7 @@ class Confirmer {
     observe_options.instrument.branches = logged_.branches;
     observe_options.instrument.group_operations = logged_.group_operations;
     observe_options.instrument.loads = logged_.loads;
+    observe_options.instrument.barriers = logged_.barriers;
     observe_options.target_env = target_env_;
     return runner::observe(spirv_, origin_, entry_.name, harness, observe_options, error);
   }
@@ -501,6 +502,7 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
   // explain a skipped barrier and to show a partial group.
   InstrumentOptions logged;
   for (size_t i : pending) {
+    logged.barriers |= evidence_of(*findings[i]) == RunEvidence::BarrierArrival;
     for (size_t ordinal : findings[i]->instructions) {
       if (ordinal == 0 || ordinal > by_ordinal.size()) continue;
       const spv::Op opcode = by_ordinal[ordinal - 1]->opcode();

@@ -588,7 +588,8 @@ void Instrumenter::rewrite_access(const ir::Instruction& access, std::vector<ir:
     }
   }
   if (!pointer) {
-    if (std::optional<Barrier> barrier = barrier_of(in_, access); barrier && may(barrier->waits_for_workgroup())) {
+    if (std::optional<Barrier> barrier = barrier_of(in_, access);
+        options_.barriers && barrier && may(barrier->waits_for_workgroup())) {
       code_ = &rewritten;
       log(add_site(access, AccessKind::Barrier), constant(0), constant(0), constant(0));
     } else if ((options_.all_group_operations && ir::is_subgroup_operation(access.opcode())) ||

@@ -152,6 +152,11 @@ struct InstrumentOptions {
   std::vector<size_t> loads;
   // Log every subgroup operation, not only those named (`klint run --shadow`).
   bool all_group_operations = false;
+  // Log each invocation's arrivals at every workgroup barrier (for a finding
+  // of a barrier some skip, and `klint run --shadow`): lavapipe compiles a
+  // barrier into a coroutine's suspension, and code beside it costs compile
+  // time, so runs that need no arrivals leave them out.
+  bool barriers = false;
 };
 
 struct Instrumented {

@@ -66,6 +66,7 @@ bool run_once(const LoadedKernel& kernel, const RunSettings& settings, KernelRun
     InstrumentOptions instrument_options;
     instrument_options.specialization = run.harness.specialization;
     instrument_options.all_group_operations = true;  // what is active at each is observed
+    instrument_options.barriers = true;
     std::string why;
     instrumented = instrument(kernel.spirv, kernel.origin, instrument_options, &why);
     if (!instrumented) {
