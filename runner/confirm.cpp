@@ -185,10 +185,7 @@ class Confirmer {
     observe_options.timeout_seconds = options_.timeout_seconds;
     observe_options.device_index = options_.device_index;
     observe_options.subgroup_sizes = sizes;
-    observe_options.instrument.branches = logged_.branches;
-    observe_options.instrument.group_operations = logged_.group_operations;
-    observe_options.instrument.loads = logged_.loads;
-    observe_options.instrument.barriers = logged_.barriers;
+    observe_options.instrument = logged_;
     observe_options.target_env = target_env_;
     return runner::observe(spirv_, origin_, entry_.name, harness, observe_options, error);
   }
@@ -431,7 +428,7 @@ class Confirmer {
   const ConfirmOptions& options_;
   uint64_t seed_ = 1;
   std::vector<size_t> varied_axes_;
-  InstrumentOptions logged_;  // the branches and subgroup operations the findings name
+  InstrumentOptions logged_;  // what the findings need logged: their branches, operations and loads, arrivals, spreads
 };
 
 }  // namespace
@@ -502,12 +499,14 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
   // explain a skipped barrier and to show a partial group.
   InstrumentOptions logged;
   for (size_t i : pending) {
-    logged.barriers |= evidence_of(*findings[i]) == RunEvidence::BarrierArrival;
+    const RunEvidence evidence = evidence_of(*findings[i]);
+    logged.barriers |= evidence == RunEvidence::BarrierArrival;
+    logged.spreads |= evidence == RunEvidence::BankConflict || evidence == RunEvidence::Coalescing;
     for (size_t ordinal : findings[i]->instructions) {
       if (ordinal == 0 || ordinal > by_ordinal.size()) continue;
       const spv::Op opcode = by_ordinal[ordinal - 1]->opcode();
       if (opcode == spv::Op::OpBranchConditional) logged.branches.push_back(ordinal);
-      if (opcode == spv::Op::OpLoad && evidence_of(*findings[i]) == RunEvidence::Coalescing) {
+      if (opcode == spv::Op::OpLoad && evidence == RunEvidence::Coalescing) {
         logged.loads.push_back(ordinal);
       }
       if (ir::is_subgroup_operation(opcode)) logged.group_operations.push_back(ordinal);

@@ -14,9 +14,6 @@ namespace klint::runner {
 
 namespace {
 
-// "once", "never", "3 times"
-std::string times(uint32_t n) { return n == 0 ? "never" : n == 1 ? "once" : fmt::format("{} times", n); }
-
 // A skipped barrier's witness: who arrived how often, and how often the
 // finding's own branches went each way for an invocation that arrived most
 // and one that arrived fewer times, where the run logged them.
@@ -24,12 +21,8 @@ std::pair<std::string, std::vector<Note>> skipped_barrier_witness(const ShadowFi
                                                                    const ShadowReport& shadow, const Covered& lines) {
   const AccessSite& barrier = in.sites[f.first.site];
   std::string summary = describe(in, f);
-  std::vector<Note> notes{Note{barrier.location, fmt::format("invocation {} of workgroup {} arrives here {}, "
-                                                             "invocation {} {}",
-                                                             f.first.invocation, f.first.workgroup,
-                                                             times(f.first.value), f.second.invocation,
-                                                             f.second.value ? "only " + times(f.second.value)
-                                                                            : "never")}};
+  std::vector<Note> notes{
+      Note{barrier.location, fmt::format("in workgroup {}: {}", f.first.workgroup, arrivals_text(f))}};
   auto taken = [&](uint32_t site, uint32_t invocation) {
     auto it = std::find_if(shadow.branches.begin(), shadow.branches.end(), [&](const BranchTaken& b) {
       return b.site == site && b.workgroup == f.first.workgroup && b.invocation == invocation;

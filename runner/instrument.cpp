@@ -655,6 +655,7 @@ bool Instrumenter::run(std::string* error) {
   }
   result_.log_set = sets;
   result_.capacity = options_.capacity;
+  result_.spreads = options_.spreads;
   make_log();
 
   for (const EntryPoint& entry : in_.entry_points()) {

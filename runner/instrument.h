@@ -157,6 +157,9 @@ struct InstrumentOptions {
   // barrier into a coroutine's suspension, and code beside it costs compile
   // time, so runs that need no arrivals leave them out.
   bool barriers = false;
+  // Have the reader measure how each access spread over banks and cache
+  // lines (ShadowReport::spreads), for a bank-conflict or coalescing finding.
+  bool spreads = false;
 };
 
 struct Instrumented {
@@ -166,6 +169,7 @@ struct Instrumented {
   std::vector<StorageTarget> storage;
   uint32_t log_set = 0;  // the log's descriptor: a set no binding of the kernel uses, binding 0
   uint32_t capacity = 0;
+  bool spreads = false;  // InstrumentOptions::spreads
   std::vector<ProbeSite> probes;  // in the order of InstrumentOptions::probes
   // The entry point's, after specialization: turns a local index into an id.
   std::array<uint32_t, 3> workgroup_size{1, 1, 1};

@@ -79,12 +79,10 @@ class Reader {
   void access(uint32_t r) {
     const AccessRecord& a = log_[r];
     const AccessSite& site = in_.sites[a.site];
-    if (site.kind != AccessKind::Barrier && site.kind != AccessKind::Branch && site.kind != AccessKind::GroupOperation) {
-      spread(r);
-    }
     if (site.kind == AccessKind::Barrier) return arrive(r);
     if (site.kind == AccessKind::Branch) return branch(r);
     if (site.kind == AccessKind::GroupOperation) return group(r);
+    if (in_.spreads) spread(r);
     if (site.kind == AccessKind::StorageWrite) return storage_write(r);
     if (site.kind == AccessKind::StorageRead) return storage_read(r);
     const WorkgroupTarget& target = in_.workgroup[site.target];
@@ -139,7 +137,7 @@ class Reader {
   void finish(bool truncated) {
     if (!truncated) {
       skipped_barriers();
-      spreads();
+      if (in_.spreads) spreads();
     }
     for (auto& [key, cell] : cells_) flush(cell);
     std::vector<size_t> order(pending_.size());
@@ -410,6 +408,12 @@ std::string_view to_string(ShadowKind kind) {
 
 bool is_problem(ShadowKind kind) { return kind != ShadowKind::RepeatedLoopRead && kind != ShadowKind::PartialGroup; }
 
+std::string arrivals_text(const ShadowFinding& f) {
+  auto times = [](uint32_t n) { return n == 1 ? std::string("once") : fmt::format("{} times", n); };
+  return fmt::format("invocation {} arrives {}, invocation {} {}", f.first.invocation, times(f.first.value),
+                     f.second.invocation, f.second.value ? "only " + times(f.second.value) : "never");
+}
+
 std::string invocation_ranges(const std::vector<uint32_t>& invocations) {
   std::vector<std::string> runs;
   for (size_t k = 0; k < invocations.size();) {
@@ -485,17 +489,12 @@ std::string describe(const Instrumented& in, const ShadowFinding& f) {
           "workgroup {}: the workgroups redo each other's elements",
           where(second), element(second, f.element), f.first.invocation, f.first.workgroup, f.second.invocation,
           f.second.workgroup);
-    case ShadowKind::SkippedBarrier: {
-      auto times = [](uint32_t n) {
-        return n == 0 ? std::string("never") : n == 1 ? std::string("once") : fmt::format("{} times", n);
-      };
-      return fmt::format("skipped barrier at {} in workgroup {}: invocation {} arrives {}, invocation {} {}{}",
-                         where(second), f.second.workgroup, f.first.invocation, times(f.first.value),
-                         f.second.invocation, f.second.value ? "only " + times(f.second.value) : "never",
+    case ShadowKind::SkippedBarrier:
+      return fmt::format("skipped barrier at {} in workgroup {}: {}{}", where(second), f.second.workgroup,
+                         arrivals_text(f),
                          f.fewer.size() == 1
                              ? ""
                              : fmt::format(" (invocations {} arrive fewer times)", invocation_ranges(f.fewer)));
-    }
     case ShadowKind::PartialGroup: {
       const std::string group = second.count == 4 ? "quad" : second.count ? "cluster" : "subgroup";
       return fmt::format(

@@ -128,6 +128,10 @@ std::string describe(const Instrumented& instrumented, const ShadowFinding& find
 
 std::string_view to_string(ShadowKind kind);  // "race", "uninitialized read", ...
 
+// A skipped barrier's arrivals: "invocation 0 arrives 3 times, invocation 5
+// only 2 times" ("once", "never").
+std::string arrivals_text(const ShadowFinding& skipped);
+
 // "0..7, 9, 12..15": local indices, ascending, runs joined.
 std::string invocation_ranges(const std::vector<uint32_t>& invocations);
 

@@ -194,7 +194,7 @@ TEST(Confirm, ASkippedBarrierNamesWhoArrivedAndWhereTheOthersTurnedAway) {
   std::vector<std::pair<uint32_t, std::string>> witness;
   for (const nlohmann::json& note : c["witness"]) witness.emplace_back(note["location"]["line"], note["message"]);
   const std::vector<std::pair<uint32_t, std::string>> expected{
-      {10, "invocation 0 of workgroup 0 arrives here once, invocation 16 never"},
+      {10, "in workgroup 0: invocation 0 arrives once, invocation 16 never"},
       {9, "the condition held for invocation 0 and not for invocation 16 (workgroup 0)"}};
   EXPECT_EQ(witness, expected) << c.dump();
   // The second barrier, under `i % 2 == 0`: the odd invocations never come.

@@ -33,6 +33,7 @@ ShadowRun shadow_run(const std::string& source, std::array<uint32_t, 3> grid = {
   std::string error;
   InstrumentOptions logged;
   logged.barriers = true;  // as klint run --shadow logs them
+  logged.spreads = true;    // as a bank-conflict or coalescing finding has them measured
   std::optional<Instrumented> instrumented = instrument(spirv, ModuleOrigin{"test.comp", {}}, logged, &error);
   EXPECT_TRUE(instrumented) << error;
   if (!instrumented) return run;
