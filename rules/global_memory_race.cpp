@@ -23,7 +23,7 @@ constexpr RuleInfo kInfo{
 };
 
 constexpr RuleDescription kDescription{
-    .run_evidence = RunEvidence::None,
+    .run_evidence = RunEvidence::WorkgroupOverlap,
     .summary = "invocations of one workgroup write one storage-buffer element because its index ignores a dimension of the workgroup",
     .doc = R"md(
 ## What it finds

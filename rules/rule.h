@@ -58,6 +58,9 @@ enum class RunEvidence {
   // The finding's buffer access, run by 32 consecutive invocations, touching
   // more 128-byte lines than the bytes it moves need.
   Coalescing,
+  // Two invocations of one workgroup storing to one word of a storage buffer
+  // with no barrier between, one of the stores on the finding's lines.
+  WorkgroupOverlap,
 };
 
 // What klint says of a rule beyond the name its findings carry (RuleInfo):

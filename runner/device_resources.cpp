@@ -57,11 +57,11 @@ VkBufferImageCopy whole(const ResourceSpec& spec) {
 
 }  // namespace
 
-void DeviceResources::layout(const Harness& harness,
+void DeviceResources::layout(const Harness& harness, const Declared& declared,
                              std::map<uint32_t, std::vector<VkDescriptorSetLayoutBinding>>& sets,
                              std::map<VkDescriptorType, uint32_t>& pool) {
   for (const ResourceSpec& spec : harness.resources) {
-    if (spec.kind == ResourceKind::AddressedBuffer) continue;
+    if (spec.kind == ResourceKind::AddressedBuffer || !declared.count({spec.set, spec.binding})) continue;
     const VkDescriptorType type = descriptor_type(spec.kind);
     sets[spec.set].push_back({spec.binding, type, spec.count, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
     pool[type] += spec.count;
@@ -185,12 +185,14 @@ bool DeviceResources::make_image(const ResourceSpec& spec, const std::vector<uin
   return make_buffer(data.size(), usage, false, data, element, error);
 }
 
-bool DeviceResources::create(VkPhysicalDevice physical, const Harness& harness, bool device_addresses,
-                             std::string* error) {
+bool DeviceResources::create(VkPhysicalDevice physical, const Harness& harness, const Declared& declared,
+                             bool device_addresses, std::string* error) {
   harness_ = &harness;
   vk_.vkGetPhysicalDeviceMemoryProperties(physical, &memory_properties_);
   for (const ResourceSpec& spec : harness.resources) {
-    elements_.emplace_back(spec.count);
+    const bool bound = spec.kind == ResourceKind::AddressedBuffer || declared.count({spec.set, spec.binding});
+    elements_.emplace_back(bound ? spec.count : 0);
+    if (!bound) continue;
     if (spec.format) {
       VkFormatProperties properties;
       vk_.vkGetPhysicalDeviceFormatProperties(physical, static_cast<VkFormat>(spec.format), &properties);
@@ -301,7 +303,7 @@ void DeviceResources::write_descriptors(const std::vector<VkDescriptorSet>& sets
   std::vector<VkWriteDescriptorSet> writes;
   for (size_t k = 0; k < harness_->resources.size(); ++k) {
     const ResourceSpec& spec = harness_->resources[k];
-    if (spec.kind == ResourceKind::AddressedBuffer || spec.set >= sets.size()) continue;
+    if (spec.kind == ResourceKind::AddressedBuffer || spec.set >= sets.size() || elements_[k].empty()) continue;
     VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     write.dstSet = sets[spec.set];
     write.dstBinding = spec.binding;

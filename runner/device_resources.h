@@ -15,9 +15,10 @@ namespace klint::runner {
 
 class DeviceResources {
  public:
-  // The descriptor set layout bindings of the harness's resources, and how
-  // many descriptors of each type the pool needs.
-  static void layout(const Harness& harness, std::map<uint32_t, std::vector<VkDescriptorSetLayoutBinding>>& sets,
+  // The descriptor set layout bindings of the harness's resources that the
+  // module run declares, and how many descriptors of each type the pool needs.
+  static void layout(const Harness& harness, const Declared& declared,
+                     std::map<uint32_t, std::vector<VkDescriptorSetLayoutBinding>>& sets,
                      std::map<VkDescriptorType, uint32_t>& pool);
 
   DeviceResources(const Vulkan& vk, VkDevice device) : vk_(vk), device_(device) {}
@@ -26,10 +27,12 @@ class DeviceResources {
   ~DeviceResources();
 
   // Creates every resource with its initial contents; images get theirs
-  // through a staging buffer, copied by record_upload. Fails with a reason
-  // when the device cannot use a format as the kernel needs, lacks device
-  // addresses, or Vulkan fails.
-  bool create(VkPhysicalDevice physical, const Harness& harness, bool device_addresses, std::string* error);
+  // through a staging buffer, copied by record_upload. A resource on a
+  // binding the module run does not declare gets nothing (and no descriptor).
+  // Fails with a reason when the device cannot use a format as the kernel
+  // needs, lacks device addresses, or Vulkan fails.
+  bool create(VkPhysicalDevice physical, const Harness& harness, const Declared& declared, bool device_addresses,
+              std::string* error);
   // Writes each addressed buffer's device address where the harness says:
   // into `push`, or into the plain buffer whose bytes start at buffers[i].
   void write_addresses(std::vector<uint8_t>& push, const std::vector<uint8_t*>& buffers) const;

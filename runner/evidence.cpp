@@ -157,6 +157,8 @@ std::string_view not_shown(RunEvidence evidence) {
       return "no group of 32 invocations put more words in one bank than it needed";
     case RunEvidence::Coalescing:
       return "no group of 32 invocations touched more cache lines than it needed";
+    case RunEvidence::WorkgroupOverlap:
+      return "no two invocations of a workgroup stored to one word";
   }
   return "nothing";
 }
@@ -188,6 +190,10 @@ bool matches(RunEvidence evidence, const ShadowFinding& f, const Instrumented& i
       return f.kind == ShadowKind::SkippedBarrier && here;
     case RunEvidence::PartialGroup:
       return f.kind == ShadowKind::PartialGroup && here;
+    // Two workgroups storing to one word is a different finding (the grid
+    // overlapping itself); this one is about the invocations of one.
+    case RunEvidence::WorkgroupOverlap:
+      return f.kind == ShadowKind::OverlappingWrite && f.first.workgroup == f.second.workgroup && here;
     case RunEvidence::BankConflict:
     case RunEvidence::Coalescing:
       return false;  // spreads, not shadow findings
@@ -267,7 +273,8 @@ void note_reach(RunEvidence evidence, const Instrumented& in, const std::vector<
       const bool workgroup = kind == AccessKind::Read || kind == AccessKind::Write || kind == AccessKind::Atomic;
       if (!on(lines, in.sites[site]) || (evidence == RunEvidence::BarrierArrival && kind != AccessKind::Barrier) ||
           (evidence == RunEvidence::PartialGroup && kind != AccessKind::GroupOperation) ||
-          (evidence == RunEvidence::BankConflict && !workgroup) || (evidence == RunEvidence::Coalescing && !storage)) {
+          (evidence == RunEvidence::BankConflict && !workgroup) || (evidence == RunEvidence::Coalescing && !storage) ||
+          (evidence == RunEvidence::WorkgroupOverlap && kind != AccessKind::StorageWrite)) {
         continue;
       }
       reach.sites = true;

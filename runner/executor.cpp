@@ -9,6 +9,7 @@
 
 #include "runner/device_resources.h"
 #include "runner/interface.h"
+#include "runner/module_edits.h"
 #include "runner/vulkan.h"
 #include "validate/spirv_val.h"
 
@@ -219,9 +220,13 @@ ExecuteOutcome execute(const std::vector<uint32_t>& spirv, const std::string& en
   VkQueue queue;
   s.vk.vkGetDeviceQueue(s.device, family, 0, &queue);
 
+  // The device runs the module without the resources it never reaches, and
+  // the pipeline binds only those it still declares.
+  const std::vector<uint32_t> run = without_unused_resources(spirv);
+  const Declared declared = declared_bindings(run);
   VkShaderModuleCreateInfo shader_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  shader_info.codeSize = spirv.size() * sizeof(uint32_t);
-  shader_info.pCode = spirv.data();
+  shader_info.codeSize = run.size() * sizeof(uint32_t);
+  shader_info.pCode = run.data();
   if (VkResult r = s.vk.vkCreateShaderModule(s.device, &shader_info, nullptr, &s.shader); r != VK_SUCCESS) {
     fail("vkCreateShaderModule", r);
     return outcome;
@@ -232,12 +237,13 @@ ExecuteOutcome execute(const std::vector<uint32_t>& spirv, const std::string& en
   std::map<uint32_t, std::vector<VkDescriptorSetLayoutBinding>> sets;
   std::map<VkDescriptorType, uint32_t> pool_counts;
   for (const BufferSpec& buffer : harness.buffers) {
+    if (!declared.count({buffer.set, buffer.binding})) continue;
     const VkDescriptorType type =
         buffer.kind == BufferKind::Storage ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
     pool_counts[type]++;
     sets[buffer.set].push_back({buffer.binding, type, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
   }
-  DeviceResources::layout(harness, sets, pool_counts);
+  DeviceResources::layout(harness, declared, sets, pool_counts);
   const uint32_t set_count = sets.empty() ? 0 : sets.rbegin()->first + 1;
   for (uint32_t set = 0; set < set_count; ++set) {
     VkDescriptorSetLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
@@ -364,7 +370,9 @@ ExecuteOutcome execute(const std::vector<uint32_t>& spirv, const std::string& en
   }
 
   s.resources.emplace(s.vk, s.device);
-  if (!s.resources->create(physical, harness, features.v12.bufferDeviceAddress, &outcome.error)) return outcome;
+  if (!s.resources->create(physical, harness, declared, features.v12.bufferDeviceAddress, &outcome.error)) {
+    return outcome;
+  }
   std::vector<uint8_t*> plain;
   for (size_t i = 0; i < mapped.size(); ++i) plain.push_back(mapped[i] + guard_sizes[i]);
   std::vector<uint8_t> push(push_range.size, 0);
@@ -395,6 +403,7 @@ ExecuteOutcome execute(const std::vector<uint32_t>& spirv, const std::string& en
     std::vector<VkWriteDescriptorSet> writes;
     for (size_t i = 0; i < harness.buffers.size(); ++i) {
       const BufferSpec& buffer = harness.buffers[i];
+      if (!declared.count({buffer.set, buffer.binding})) continue;
       infos[i] = {s.buffers[i], guard_sizes[i], ranges[i]};
       VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
       write.dstSet = descriptor_sets[buffer.set];

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -69,6 +70,9 @@ struct SpecializationValue {
 };
 SpecializationValue spec_u32(uint32_t id, uint32_t value);
 SpecializationValue spec_f32(uint32_t id, float value);
+
+// The (set, binding) pairs a module declares resource variables at.
+using Declared = std::set<std::pair<uint32_t, uint32_t>>;
 
 // Everything one dispatch needs besides the kernel. `guesses` says, one line
 // each, which parts were made up rather than given (runner/harness.h).

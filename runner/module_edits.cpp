@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <spirv-tools/optimizer.hpp>
 
 namespace klint::runner {
@@ -105,6 +106,45 @@ std::optional<std::vector<uint32_t>> inline_calls(std::span<const uint32_t> spir
   if (!optimizer.Run(spirv.data(), spirv.size(), &out, options)) {
     *error = "cannot inline the functions that take workgroup pointers: " + message;
     return std::nullopt;
+  }
+  return out;
+}
+
+std::vector<uint32_t> without_unused_resources(std::span<const uint32_t> spirv) {
+  const std::vector<uint32_t> given(spirv.begin(), spirv.end());
+  if (spirv.size() < 5) return given;
+  const uint32_t version = spirv[1];
+  const spv_target_env env = version >= 0x10600   ? SPV_ENV_VULKAN_1_3
+                             : version >= 0x10400 ? SPV_ENV_VULKAN_1_2
+                                                  : SPV_ENV_VULKAN_1_1;
+  spvtools::Optimizer optimizer(env);
+  optimizer.SetMessageConsumer([](spv_message_level_t, const char*, const spv_position_t&, const char*) {});
+  optimizer.RegisterPass(spvtools::CreateEliminateDeadFunctionsPass())
+      .RegisterPass(spvtools::CreateRemoveUnusedInterfaceVariablesPass())
+      .RegisterPass(spvtools::CreateDeadVariableEliminationPass());
+  std::vector<uint32_t> out;
+  spvtools::OptimizerOptions options;
+  options.set_run_validator(false);
+  if (!optimizer.Run(spirv.data(), spirv.size(), &out, options)) return given;
+  return out;
+}
+
+Declared declared_bindings(std::span<const uint32_t> spirv) {
+  std::map<uint32_t, uint32_t> sets, bindings;  // id: its decoration's value
+  for (size_t at = 5; at < spirv.size();) {
+    const uint32_t count = spirv[at] >> 16;
+    if (count == 0 || at + count > spirv.size()) break;
+    if (static_cast<Op>(spirv[at] & 0xFFFFu) == Op::OpDecorate && count >= 4) {
+      const auto decoration = static_cast<spv::Decoration>(spirv[at + 2]);
+      if (decoration == spv::Decoration::DescriptorSet) sets[spirv[at + 1]] = spirv[at + 3];
+      if (decoration == spv::Decoration::Binding) bindings[spirv[at + 1]] = spirv[at + 3];
+    }
+    at += count;
+  }
+  Declared out;
+  for (const auto& [id, binding] : bindings) {
+    auto set = sets.find(id);
+    out.insert({set == sets.end() ? 0 : set->second, binding});
   }
   return out;
 }

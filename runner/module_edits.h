@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
+#include <utility>
 #include <span>
 #include <string>
 #include <vector>
@@ -30,6 +32,17 @@ bool has_workgroup_pointer_parameters(const ::klint::Module& module);
 // at each call: inlining turns each into an access chain on its variable.
 std::optional<std::vector<uint32_t>> inline_calls(std::span<const uint32_t> spirv, uint32_t version,
                                                   std::string* error);
+
+// The module without the resource variables its entry points never reach:
+// dead functions, then unused interface variables, then variables no code
+// references go. A pipeline then needs no descriptor for a binding the kernel
+// only declares, and a kernel that declares more than a device's per-stage
+// limits (a renderer's shared header of 140 textures) runs within them. The
+// module as given where the optimizer refuses it.
+std::vector<uint32_t> without_unused_resources(std::span<const uint32_t> spirv);
+
+// The (set, binding) of every resource variable the module declares.
+Declared declared_bindings(std::span<const uint32_t> spirv);
 
 // An instruction from its words, its operands parsed as an OpAccessChain's are.
 ir::Instruction instruction_from(std::vector<uint32_t> words);

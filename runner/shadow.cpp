@@ -298,9 +298,12 @@ class Reader {
     }
   }
 
+  // One finding of a kind per pair of sites; overlapping writes once within a
+  // workgroup and once across two, which are different findings' witnesses.
   void add(ShadowFinding finding, uint32_t site_a, uint32_t site_b) {
     if (report_.findings.size() >= kMaxFindings) return;
-    if (!reported_.insert({finding.kind, std::min(site_a, site_b), std::max(site_a, site_b)}).second) return;
+    const bool across = finding.kind == ShadowKind::OverlappingWrite && finding.first.workgroup != finding.second.workgroup;
+    if (!reported_.insert({finding.kind, std::min(site_a, site_b), std::max(site_a, site_b), across}).second) return;
     report_.findings.push_back(finding);
   }
 
@@ -310,7 +313,7 @@ class Reader {
   std::unordered_map<Key, Cell, KeyHash> cells_;
   std::unordered_map<Key, Writer, KeyHash> writers_;
   std::unordered_map<Key, Writer, KeyHash> readers_;  // workgroup field: the site
-  std::set<std::tuple<ShadowKind, uint32_t, uint32_t>> reported_;
+  std::set<std::tuple<ShadowKind, uint32_t, uint32_t, bool>> reported_;
   std::vector<ShadowFinding> pending_;
   std::vector<uint32_t> pending_records_;
   // Barrier arrivals per invocation, keyed by workgroup and site (element 0).

@@ -208,6 +208,31 @@ void main(uint3 id : SV_DispatchThreadID) { Out[id.x] = 7; }
   EXPECT_HAS(hlsl.out, "verdict: completed\n");
 }
 
+// A renderer's shared header declares more textures than a device allows one
+// stage (lavapipe: 32 samplers, 64 storage images); a kernel that uses none
+// of them runs without them, where binding them all crashed the driver.
+TEST_F(BindCli, UnusedBindingsPastTheDevicesLimitsAreLeftOut) {
+  KlintRun glsl = run("many.comp", R"(#version 450
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) uniform sampler2D unused_textures[160];
+layout(set = 0, binding = 1, rgba8) uniform readonly image2D unused_images[80];
+layout(set = 0, binding = 2) writeonly buffer Out { uint v[64]; } o;
+void main() { o.v[gl_GlobalInvocationID.x] = 7u; }
+)");
+  EXPECT_EQ(glsl.exit_code, 0) << glsl.out << glsl.err;
+  EXPECT_HAS(glsl.out, "binding 0.2 o (storage-buffer, 256 bytes): 0 of 64 words never written; first: 7 7 7 7");
+  EXPECT_HAS(glsl.out, "verdict: completed\n");
+  std::string many;
+  for (int k = 0; k < 40; ++k) many += "Texture2D<float4> Unused" + std::to_string(k) + " : register(t" + std::to_string(k) + ");\n";
+  KlintRun hlsl = run("many.hlsl", many + R"(RWStructuredBuffer<uint> Out : register(u40);
+SamplerState Samplers[48] : register(s41);
+[numthreads(64, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID) { Out[id.x] = 7; }
+)");
+  EXPECT_EQ(hlsl.exit_code, 0) << hlsl.out << hlsl.err;
+  EXPECT_HAS(hlsl.out, "verdict: completed\n");
+}
+
 // A race on shared memory in a kernel that samples a texture and writes a
 // storage image: it was "not runnable" while the runner bound buffers only.
 // Two blocks of one kind on one binding alias one buffer, as Vulkan allows

@@ -169,6 +169,31 @@ void main() {
   EXPECT_EQ(f.element % 4, 0u);
 }
 
+// Workgroup 1 first redoes workgroup 0's elements, then its two rows store
+// to one element each: two findings at one store, one across workgroups (a
+// grid that overlaps itself) and one within a workgroup (a global race), each
+// the witness of a different rule.
+TEST(Shadow, OverlapsWithinAndAcrossWorkgroupsAreReportedApart) {
+  ShadowRun run = shadow_run(R"(#version 450
+layout(local_size_x = 16, local_size_y = 2) in;
+layout(binding = 0) buffer Data { float x[]; };
+void main() {
+    uint i = gl_WorkGroupID.x == 0u ? gl_LocalInvocationIndex : gl_LocalInvocationID.x;
+    x[i] = float(gl_LocalInvocationID.y);
+}
+)",
+                             {2, 1, 1});
+  ASSERT_EQ(run.lines.size(), 2u) << ::testing::PrintToString(run.lines);
+  const ShadowFinding& across = run.report.findings[0];
+  const ShadowFinding& within = run.report.findings[1];
+  EXPECT_EQ(across.kind, ShadowKind::OverlappingWrite);
+  EXPECT_EQ(within.kind, ShadowKind::OverlappingWrite);
+  EXPECT_NE(across.first.workgroup, across.second.workgroup);
+  EXPECT_EQ(within.first.workgroup, 1u);
+  EXPECT_EQ(within.second.workgroup, 1u);
+  EXPECT_EQ(within.second.invocation - within.first.invocation, 16u);
+}
+
 // A reduction's grid-stride loop stores nothing per element; what shows its
 // workgroups overlapping is one load reading one element in both.
 TEST(Shadow, ALoopLoadTwoWorkgroupsRepeatIsEvidenceNotAProblem) {

@@ -9,6 +9,6 @@ void main() {
     uint row = gl_WorkGroupID.x * 64u + gl_LocalInvocationID.x;
     float partial = 0.0;
     for (uint k = 0u; k < 16u; ++k) partial += data[(gl_LocalInvocationID.z * 16u + k) * 4096u + row];
-    // expect@+1: global-memory-race "the 4 invocations along z of a 64x1x4 workgroup all write one element" // expect-note@+1: "the value written depends on gl_LocalInvocationID.z: the last writer wins"
+    // expect@+1: global-memory-race confirmed "the 4 invocations along z of a 64x1x4 workgroup all write one element" // expect-note@+1: "the value written depends on gl_LocalInvocationID.z: the last writer wins"
     row_sum[row] = partial;
 }

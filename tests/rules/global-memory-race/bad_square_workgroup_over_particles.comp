@@ -10,7 +10,7 @@ void main() {
     uint i = gl_GlobalInvocationID.x;
     if (i >= count) return;
     vec4 v = particle[i].velocity;
-    // expect@+1: global-memory-race "data race on 'particle': the 16 invocations along y of a 16x16x1 workgroup all write one element" // expect-note@-1: "reads the element here before writing it" // expect-note@+2: "the same invocations write 'particle' here too"
+    // expect@+1: global-memory-race confirmed "data race on 'particle': the 16 invocations along y of a 16x16x1 workgroup all write one element" // expect-note@-1: "reads the element here before writing it" // expect-note@+2: "the same invocations write 'particle' here too"
     particle[i].velocity = v * 0.99;
     particle[i].position += v * dt;
 }

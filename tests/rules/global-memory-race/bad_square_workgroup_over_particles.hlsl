@@ -8,6 +8,6 @@ cbuffer Step : register(b1) { uint count; float dt; };
 void main(uint3 id : SV_DispatchThreadID) {
     uint i = id.x;
     if (i >= count) return;
-    // expect@+1: global-memory-race "data race on 'particles': the 16 invocations along y of a 16x16x1 workgroup all write one element" // expect-note@+1: "reads the element here before writing it"
+    // expect@+1: global-memory-race confirmed "data race on 'particles': the 16 invocations along y of a 16x16x1 workgroup all write one element" // expect-note@+1: "reads the element here before writing it"
     particles[i].position += particles[i].velocity * dt;
 }
