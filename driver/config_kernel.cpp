@@ -19,9 +19,9 @@ using runner::ManifestLocation;
 using runner::ManifestSetting;
 using runner::Number;
 
-constexpr std::array<std::string_view, 11> kKernelKeys{"file",     "entry-point",    "variables", "matrix",
-                                                       "grid",     "push-constants", "buffers",   "specialization",
-                                                       "seed",     "reference",      "expected"};
+constexpr std::array<std::string_view, 12> kKernelKeys{"file",     "entry-point",    "variables", "matrix",
+                                                       "grid",     "push-constants", "uniforms",  "buffers",
+                                                       "specialization", "seed",    "reference", "expected"};
 constexpr std::array<std::string_view, 3> kFunctions{"min", "max", "ceildiv"};
 
 ManifestLocation location(const toml::source_region& at) { return {at.begin.line, at.begin.column}; }
@@ -70,9 +70,10 @@ class KernelReader {
         ok = read_matrix(*value, kernel);
       } else if (name == "grid") {
         ok = read_grid(*value, kernel);
-      } else if (name == "push-constants" || name == "buffers" || name == "specialization") {
+      } else if (name == "push-constants" || name == "uniforms" || name == "buffers" || name == "specialization") {
         std::vector<ManifestSetting>& settings = name == "buffers"          ? kernel.buffers
                                                  : name == "push-constants" ? kernel.push_constants
+                                                 : name == "uniforms"       ? kernel.uniforms
                                                                             : kernel.specialization;
         ok = read_settings(name, *value, kernel.variables, settings);
       } else if (name == "seed") {

@@ -342,6 +342,10 @@ void add_run_options(CLI::App& run, RunOptions& options) {
                  "Give push-constant members, by name, these values (others are 0, or the manifest's); runtime arrays "
                  "grow to cover the largest product of two of the integers given")
       ->type_name("MEMBER=VALUE,...");
+  run.add_option("--uniforms", options.uniforms,
+                 "Give scalar members of uniform blocks, by their path from the block down (global.width), these "
+                 "values, over the buffer's seeded contents")
+      ->type_name("PATH=VALUE,...");
   run.add_option("--probe", options.probes, "Record the value a line computes, per invocation (repeatable)")
       ->type_name("FILE:LINE[:NAME]")
       ->allow_extra_args(false);
@@ -386,6 +390,14 @@ int run_file(const std::string& path, const CompileOptions& compile_options, con
     settings.push_constants.push_back({name, *value});
   }
   settings.push_constants_label = fmt::format("--push-constants '{}'", options.push_constants);
+  for (const auto& [item, name, value] : options.uniforms.empty() ? std::vector<Assignment>{}
+                                                                   : assignments(options.uniforms)) {
+    if (!value || name.empty()) {
+      return input_error(err, path, fmt::format("--uniforms '{}': '{}' is not PATH=NUMBER", options.uniforms, item));
+    }
+    settings.uniforms.push_back({name, *value});
+  }
+  settings.uniforms_label = fmt::format("--uniforms '{}'", options.uniforms);
   std::optional<std::vector<uint32_t>> reference;
   if (*manifest && (*manifest)->reference) reference = compile_reference(**manifest, compile_options);
   settings.reference = reference ? &*reference : nullptr;

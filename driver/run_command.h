@@ -24,6 +24,7 @@ struct RunOptions {
   std::string shape;             // --shape NAME=VALUE,...: one shape of the manifest; "": its every shape
   std::string specialization;    // --specialization CONSTANT=VALUE,...: by constant_id or name, over the manifest's
   std::string push_constants;    // --push-constants MEMBER=VALUE,...: by member name, over the manifest's
+  std::string uniforms;          // --uniforms PATH=VALUE,...: scalar members of uniform blocks, by path
   // --workgroup-size X[,Y[,Z]], as typed: the size the host gives a kernel
   // that declares none, or the dimensions a specialization constant sets, as
   // the lint's --workgroup-size gives it; "": the kernel's own.

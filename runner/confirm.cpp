@@ -179,8 +179,22 @@ class Confirmer {
     return h;
   }
 
+  // The runs of one setup at the given sizes; a setup run before (the
+  // findings of one kernel shrink along the same steps) is not run again.
   std::optional<Observations> observe(const Harness& harness, const std::vector<uint32_t>& sizes,
                                       std::string* error) const {
+    std::string key = fmt::format("{}|{}|{}|", fmt::join(harness.grid, ","), fmt::join(sizes, ","),
+                                  fmt::join(harness.push_constants, ","));
+    for (const auto& [name, value] : harness.shape) key += name + "=" + value + ",";
+    for (const SpecializationValue& v : harness.specialization) key += fmt::format("|{}:{}", v.id, fmt::join(v.bytes, ","));
+    if (auto it = observed_.find(key); it != observed_.end()) return it->second;
+    std::optional<Observations> o = observe_afresh(harness, sizes, error);
+    if (o && observed_.size() < kRemembered) observed_.emplace(key, *o);
+    return o;
+  }
+
+  std::optional<Observations> observe_afresh(const Harness& harness, const std::vector<uint32_t>& sizes,
+                                             std::string* error) const {
     ObserveOptions observe_options;
     observe_options.timeout_seconds = options_.timeout_seconds;
     observe_options.device_index = options_.device_index;
@@ -287,6 +301,14 @@ class Confirmer {
         }
       }
       if (!values.empty()) words.insert(words.end(), {"--push-constants", fmt::format("{}", fmt::join(values, ","))});
+      std::vector<std::string> uniforms;
+      for (const ManifestSetting& setting : inferred_->manifest.uniforms) {
+        std::string error;
+        if (std::optional<Number> value = setting.value.evaluate(shape, &error)) {
+          uniforms.push_back(setting.name + "=" + to_string(*value));
+        }
+      }
+      if (!uniforms.empty()) words.insert(words.end(), {"--uniforms", fmt::format("{}", fmt::join(uniforms, ","))});
     } else if (!shape.empty()) {
       std::vector<std::string> values;
       for (const auto& [name, value] : shape) values.push_back(name + "=" + to_string(value));
@@ -382,6 +404,7 @@ class Confirmer {
     for (const auto& [id, value] : specialized_workgroup(harness, true)) workgroup.push_back(fmt::format("\"{}\" = {}", id, value));
     static const std::vector<ManifestSetting> kNone;
     table("push-constants", plan_ ? plan_->push_constants : kNone, {});
+    table("uniforms", plan_ ? plan_->uniforms : kNone, {});
     table("buffers", plan_ ? plan_->buffers : kNone, inferred_ ? runtime_arrays(harness) : std::vector<std::string>{});
     table("specialization", plan_ ? plan_->specialization : kNone, std::move(workgroup));
     return text;
@@ -429,6 +452,10 @@ class Confirmer {
   uint64_t seed_ = 1;
   std::vector<size_t> varied_axes_;
   InstrumentOptions logged_;  // what the findings need logged: their branches, operations and loads, arrivals, spreads
+  // Observations by setup (grid, sizes, push constants, shape, constants):
+  // few, since each holds the runs' buffers.
+  static constexpr size_t kRemembered = 24;
+  mutable std::map<std::string, Observations> observed_;
 };
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <tuple>
 #include <map>
 #include <regex>
 #include <set>
@@ -14,24 +16,67 @@ namespace {
 
 using spv::Op;
 
-// The member of the push-constant block that `load` reads whole, by index
-// into the block's struct; nullopt for other loads.
-std::optional<std::pair<uint32_t, uint32_t>> pushed_member(const Module& module, const ir::Instruction& load) {
+// A scalar member of the push-constant block, or of a uniform block, that
+// `load` reads whole: through an access chain of constant indices into
+// structs, so that "global_ubo.width" of `uniform UBO { Globals global_ubo; }`
+// counts as "width" does in `push_constant` blocks.
+struct LoadedMember {
+  std::optional<std::pair<uint32_t, uint32_t>> uniform;  // set, binding; nullopt: the push constants
+  std::vector<std::string> path;                          // member names, outermost first
+};
+
+std::optional<LoadedMember> loaded_member(const Module& module, const ir::Instruction& load) {
   if (load.opcode() != Op::OpLoad) return std::nullopt;
   const ir::Instruction* chain = module.def(load.word(2));
   if (!chain || (chain->opcode() != Op::OpAccessChain && chain->opcode() != Op::OpInBoundsAccessChain) ||
-      chain->operands().size() != 4) {
+      chain->operands().size() < 4) {
     return std::nullopt;
   }
   const ir::Instruction* variable = module.def(chain->word(2));
-  if (!variable || variable->opcode() != Op::OpVariable ||
-      static_cast<spv::StorageClass>(variable->word(2)) != spv::StorageClass::PushConstant) {
+  if (!variable || variable->opcode() != Op::OpVariable) return std::nullopt;
+  const auto storage = static_cast<spv::StorageClass>(variable->word(2));
+  const ir::Instruction* pointer = module.def(variable->type_id());
+  if (!pointer) return std::nullopt;
+  LoadedMember out;
+  if (storage == spv::StorageClass::Uniform) {
+    const std::optional<uint32_t> binding = module.decoration(variable->result_id(), spv::Decoration::Binding);
+    if (!binding || !module.has_decoration(pointer->word(2), spv::Decoration::Block)) return std::nullopt;
+    out.uniform = std::pair{module.decoration(variable->result_id(), spv::Decoration::DescriptorSet).value_or(0),
+                            *binding};
+  } else if (storage != spv::StorageClass::PushConstant) {
     return std::nullopt;
   }
-  const ir::Instruction* pointer = module.def(variable->type_id());
-  std::optional<uint64_t> member = module.constant_value(chain->word(3));
-  if (!pointer || !member) return std::nullopt;
-  return std::pair{pointer->word(2), static_cast<uint32_t>(*member)};
+  uint32_t type = pointer->word(2);
+  for (size_t k = 3; k < chain->operands().size(); ++k) {
+    const ir::Instruction* struct_type = module.def(type);
+    std::optional<uint64_t> member = module.constant_value(chain->word(k));
+    if (!struct_type || struct_type->opcode() != Op::OpTypeStruct || !member ||
+        *member + 1 >= struct_type->operands().size()) {
+      return std::nullopt;
+    }
+    const std::string name = module.member_name(type, static_cast<uint32_t>(*member));
+    if (name.empty()) return std::nullopt;
+    out.path.push_back(name);
+    type = struct_type->word(static_cast<uint32_t>(*member) + 1);
+  }
+  return out;
+}
+
+// The reflected member at `path` in `members`, its offset from the block's
+// start added up; nullptr where reflection has no such member.
+const reflect::Member* reflected_member(const std::vector<reflect::Member>& members,
+                                        const std::vector<std::string>& path, uint32_t& offset) {
+  const std::vector<reflect::Member>* level = &members;
+  const reflect::Member* found = nullptr;
+  offset = 0;
+  for (const std::string& name : path) {
+    auto it = std::find_if(level->begin(), level->end(), [&](const reflect::Member& m) { return m.name == name; });
+    if (it == level->end()) return nullptr;
+    found = &*it;
+    offset += it->offset;
+    level = &it->members;
+  }
+  return found;
 }
 
 bool is_ordered_comparison(Op op) {
@@ -81,25 +126,47 @@ struct Evidence {
 
 class RoleFinder {
  public:
-  RoleFinder(const Module& module, const ir::Function& function)
-      : module_(module), function_(function), values_(module.symbolic(function)) {}
+  RoleFinder(const Module& module, const ir::Function& function, const reflect::EntryPoint& entry)
+      : module_(module), function_(function), values_(module.symbolic(function)) {
+    if (entry.workgroup_size) {
+      for (size_t axis = 0; axis < 3 && axis < entry.workgroup_size->size(); ++axis) {
+        workgroup_[axis] = std::max<int64_t>(static_cast<int64_t>((*entry.workgroup_size)[axis].value), 1);
+      }
+    }
+  }
 
-  // Follows the value `load` from where it is loaded to where it is used.
+  // Follows the value `load` from where it is loaded to where it is used,
+  // into vectors too: `ivec2(p.width, p.height)` compared with
+  // `ivec2(gl_GlobalInvocationID)` compares each part with its own.
   Evidence follow(uint32_t load, bool is_float) {
     Evidence evidence;
-    std::set<uint32_t> seen{load};
-    std::vector<uint32_t> work{load};
+    std::set<std::pair<uint32_t, int>> seen{{load, -1}};
+    std::vector<std::pair<uint32_t, int>> work{{load, -1}};  // id, and its part where it became one of a vector
     while (!work.empty() && seen.size() < kMaxFollowed) {
-      const uint32_t id = work.back();
+      const auto [id, part] = work.back();
       work.pop_back();
       for (const ir::Instruction* use : module_.uses(id)) {
         if (is_float) {
           judge_float(*use, id, evidence);
           continue;
         }
-        judge(*use, id, evidence);
-        if (carries(use->opcode()) && use->result_id() && seen.insert(use->result_id()).second) {
-          work.push_back(use->result_id());
+        int next = part;
+        if (use->opcode() == Op::OpCompositeConstruct && part < 0 && is_vector(use->type_id())) {
+          for (size_t k = 2; k < use->operands().size(); ++k) {
+            if (use->word(k) == id) next = static_cast<int>(k - 2);
+          }
+        } else if (part >= 0 && !(carries(use->opcode()) || is_ordered_comparison(use->opcode()))) {
+          continue;
+        }
+        if (part >= 0 && is_ordered_comparison(use->opcode())) {
+          compared_part(*use, use->word(2) == id ? use->word(3) : use->word(2), static_cast<uint32_t>(part),
+                        evidence);
+        } else if (part < 0) {
+          judge(*use, id, evidence);
+        }
+        const bool onward = carries(use->opcode()) || (use->opcode() == Op::OpCompositeConstruct && next >= 0);
+        if (onward && use->result_id() && seen.insert({use->result_id(), next}).second) {
+          work.emplace_back(use->result_id(), next);
         }
       }
     }
@@ -164,6 +231,66 @@ class RoleFinder {
     evidence.offer(MemberRole::Kind::Length, "it bounds a value" + at(comparison));
   }
 
+  bool is_vector(uint32_t type) const {
+    const ir::Instruction* t = module_.def(type);
+    return t && t->opcode() == Op::OpTypeVector;
+  }
+
+  // A member compared as part `part` of a vector with the same part of
+  // `other`: that part followed back through shuffles, conversions and
+  // constructs to a scalar (judged as compared() does) or to a built-in id
+  // vector.
+  void compared_part(const ir::Instruction& comparison, uint32_t other, uint32_t part, Evidence& evidence) const {
+    for (int steps = 0; steps < 16; ++steps) {
+      const ir::Instruction* def = module_.def(other);
+      if (!def) break;
+      const Op op = def->opcode();
+      if (op == Op::OpCompositeConstruct) {
+        if (2 + part >= def->operands().size()) break;
+        const uint32_t scalar = def->word(2 + part);
+        const ir::Instruction* extract = module_.def(scalar);
+        if (extract && extract->opcode() == Op::OpCompositeExtract && extract->operands().size() == 4) {
+          other = extract->word(2);  // `ivec2(id.x, id.y)`: the part of a vector again
+          part = extract->word(3);
+          continue;
+        }
+        compared(comparison, scalar, evidence);
+        return;
+      }
+      if (op == Op::OpVectorShuffle) {
+        const ir::Instruction* first = module_.def(module_.def(def->word(2)) ? module_.def(def->word(2))->type_id() : 0);
+        if (!first || first->opcode() != Op::OpTypeVector || 4 + part >= def->operands().size()) break;
+        const uint32_t chosen = def->word(4 + part);
+        const uint32_t width = first->word(2);
+        other = chosen < width ? def->word(2) : def->word(3);
+        part = chosen < width ? chosen : chosen - width;
+        continue;
+      }
+      if (op == Op::OpBitcast || op == Op::OpUConvert || op == Op::OpSConvert || op == Op::OpCopyObject) {
+        other = def->word(2);
+        continue;
+      }
+      if (op == Op::OpLoad && part < 3) {
+        const std::optional<spv::BuiltIn> builtin = module_.builtin(def->word(2));
+        const std::string why = "it bounds an id made of the workgroup id" + at(comparison);
+        if (builtin == spv::BuiltIn::GlobalInvocationId) {
+          evidence.offer(MemberRole::Kind::Count, why, part, workgroup_[part]);
+          return;
+        }
+        if (builtin == spv::BuiltIn::WorkgroupId) {
+          evidence.offer(MemberRole::Kind::Count, why, part, 1);
+          return;
+        }
+        if (builtin == spv::BuiltIn::LocalInvocationId) {
+          evidence.offer(MemberRole::Kind::Length, "it bounds the local id" + at(comparison));
+          return;
+        }
+      }
+      break;
+    }
+    evidence.offer(MemberRole::Kind::Length, "it bounds a value" + at(comparison));
+  }
+
   bool count_against(const Polynomial& form, const ir::Instruction& comparison, std::string_view what,
                      Evidence& evidence) const {
     for (size_t axis = 0; axis < 3; ++axis) {
@@ -180,6 +307,7 @@ class RoleFinder {
   const Module& module_;
   const ir::Function& function_;
   const SymbolicValues& values_;
+  std::array<int64_t, 3> workgroup_{1, 1, 1};
 };
 
 // The integer members a size fits in: narrower ones hold flags and small
@@ -207,43 +335,82 @@ std::string role_text(const MemberRole& role) {
   return role.why;
 }
 
+// "push constant cols", "uniform 0.0 global_ubo.width".
+std::string what(const MemberRole& role) {
+  return role.uniform ? fmt::format("uniform {}.{} {}", role.uniform->first, role.uniform->second,
+                                    fmt::join(role.path, "."))
+                      : "push constant " + role.member;
+}
+
 }  // namespace
 
 std::vector<MemberRole> infer_roles(const Module& module, const reflect::EntryPoint& entry) {
   std::vector<MemberRole> roles;
-  if (!entry.push_constants) return roles;
   auto own = std::find_if(module.entry_points().begin(), module.entry_points().end(),
                           [&](const EntryPoint& e) { return e.name == entry.name && e.function; });
   if (own == module.entry_points().end()) return roles;
   const ir::Function& function = *own->function;
-  RoleFinder finder(module, function);
-  std::map<std::string, Evidence> found;
+  RoleFinder finder(module, function, entry);
+  // Per member, keyed by where it lives and its path: what its uses say.
+  struct Found {
+    MemberRole role;
+    Evidence evidence;
+  };
+  std::map<std::pair<std::optional<std::pair<uint32_t, uint32_t>>, std::vector<std::string>>, Found> found;
   for (const ir::Block& block : function.blocks) {
     for (const ir::Instruction& instruction : block.instructions) {
-      std::optional<std::pair<uint32_t, uint32_t>> member = pushed_member(module, instruction);
-      if (!member) continue;
-      const std::string name = module.member_name(member->first, member->second);
-      auto reflected = std::find_if(entry.push_constants->block.members.begin(),
-                                    entry.push_constants->block.members.end(),
-                                    [&](const reflect::Member& m) { return m.name == name; });
-      if (name.empty() || reflected == entry.push_constants->block.members.end()) continue;
+      std::optional<LoadedMember> loaded = loaded_member(module, instruction);
+      if (!loaded || loaded->path.empty()) continue;
+      const reflect::Member* reflected = nullptr;
+      uint32_t offset = 0;
+      if (!loaded->uniform) {
+        // The push constants are set member by member, at the top level.
+        if (!entry.push_constants || loaded->path.size() != 1) continue;
+        reflected = reflected_member(entry.push_constants->block.members, loaded->path, offset);
+      } else {
+        auto binding = std::find_if(entry.bindings.begin(), entry.bindings.end(), [&](const reflect::Binding& b) {
+          return b.set == loaded->uniform->first && b.binding == loaded->uniform->second &&
+                 b.type == reflect::DescriptorType::UniformBuffer && b.array_size == 1 && b.block;
+        });
+        if (binding == entry.bindings.end()) continue;
+        reflected = reflected_member(binding->block->members, loaded->path, offset);
+      }
+      if (!reflected) continue;
       const bool is_float = reflected->type == "float";
       if (!is_float && !is_size_type(reflected->type)) continue;
       Evidence evidence = finder.follow(instruction.result_id(), is_float);
       if (!evidence.kind) continue;
-      Evidence& kept = found[name];
-      if (!kept.kind) {
-        kept = std::move(evidence);
+      auto [it, fresh] = found.try_emplace({loaded->uniform, loaded->path});
+      if (fresh) {
+        MemberRole& role = it->second.role;
+        role.member = loaded->path.back();
+        role.uniform = loaded->uniform;
+        role.path = loaded->path;
+        role.offset = offset;
+        role.type = reflected->type;
+        it->second.evidence = std::move(evidence);
       } else {
-        kept.offer(*evidence.kind, evidence.why, evidence.grid_axis, evidence.per_workgroup);
+        it->second.evidence.offer(*evidence.kind, evidence.why, evidence.grid_axis, evidence.per_workgroup);
       }
     }
   }
-  for (const reflect::Member& member : entry.push_constants->block.members) {
-    auto it = found.find(member.name);
-    if (it == found.end()) continue;
-    roles.push_back(MemberRole{member.name, *it->second.kind, it->second.why, it->second.grid_axis,
-                               it->second.per_workgroup});
+  // The push constants first, in member order, then each uniform block's
+  // members by offset; a name already taken (the manifest's variables are
+  // names) keeps its first member.
+  std::vector<Found*> order;
+  for (auto& [key, f] : found) order.push_back(&f);
+  std::stable_sort(order.begin(), order.end(), [](const Found* a, const Found* b) {
+    return std::tie(a->role.uniform, a->role.offset) < std::tie(b->role.uniform, b->role.offset);
+  });
+  std::set<std::string> names;
+  for (Found* f : order) {
+    if (!names.insert(f->role.member).second) continue;
+    MemberRole role = std::move(f->role);
+    role.kind = *f->evidence.kind;
+    role.why = f->evidence.why;
+    role.grid_axis = f->evidence.grid_axis;
+    role.per_workgroup = f->evidence.per_workgroup;
+    roles.push_back(std::move(role));
   }
   return roles;
 }
@@ -290,7 +457,11 @@ std::optional<KernelManifest> inferred_manifest(const std::vector<MemberRole>& r
       if (!variable) return std::nullopt;
       value = *variable;
     }
-    manifest.push_constants.push_back(ManifestSetting{role.member, value, {}, {}});
+    if (role.uniform) {
+      manifest.uniforms.push_back(ManifestSetting{fmt::format("{}", fmt::join(role.path, ".")), value, {}, {}});
+    } else {
+      manifest.push_constants.push_back(ManifestSetting{role.member, value, {}, {}});
+    }
   }
   // Shapes: the findings' values first.
   const int64_t wg = static_cast<int64_t>(invocations(entry));
@@ -352,7 +523,7 @@ std::vector<std::string> describe_inferred(const std::vector<MemberRole>& roles,
   std::vector<std::string> lines;
   for (const MemberRole& role : roles) {
     if (!sized(role)) {
-      lines.push_back(fmt::format("push constant {} = 1.0 ({})", role.member, role_text(role)));
+      lines.push_back(fmt::format("{} = 1.0 ({})", what(role), role_text(role)));
       continue;
     }
     auto value = std::find_if(shape.begin(), shape.end(), [&](const auto& v) { return v.first == role.member; });
@@ -360,7 +531,7 @@ std::vector<std::string> describe_inferred(const std::vector<MemberRole>& roles,
     const int64_t* integer = std::get_if<int64_t>(&value->second);
     const bool from_finding =
         integer && std::find(named.begin(), named.end(), std::pair{role.member, *integer}) != named.end();
-    lines.push_back(fmt::format("push constant {} = {}{} ({})", role.member, to_string(value->second),
+    lines.push_back(fmt::format("{} = {}{} ({})", what(role), to_string(value->second),
                                 from_finding ? ", the value the finding names" : "", role_text(role)));
   }
   return lines;

@@ -18,7 +18,8 @@
 
 namespace klint::runner {
 
-// What the kernel does with one scalar push-constant member.
+// What the kernel does with one scalar member of its push constants or of a
+// uniform block.
 struct MemberRole {
   enum class Kind {
     // A number of elements or rows the invocations or workgroups are laid
@@ -30,7 +31,7 @@ struct MemberRole {
     // A float that divides or multiplies: 0 would make the kernel degenerate.
     Scale,
   };
-  std::string member;  // as reflection names it
+  std::string member;  // as reflection names it; for a uniform member, its own name (the last of `path`)
   Kind kind = Kind::Length;
   // "it bounds a loop at line 11", for the guesses.
   std::string why;
@@ -38,11 +39,19 @@ struct MemberRole {
   // c, so that ceildiv(value, c) workgroups cover it.
   std::optional<size_t> grid_axis;
   int64_t per_workgroup = 1;
+  // A member of a uniform block rather than of the push constants: its
+  // binding, its names from the block down ("global_ubo", "width"), and
+  // where in the block it lies.
+  std::optional<std::pair<uint32_t, uint32_t>> uniform;
+  std::vector<std::string> path;
+  uint32_t offset = 0;
+  std::string type;
 };
 
-// The roles of the push-constant members of `entry` in `module` (the
-// normalized module: inlined, locals in SSA form), in member order; members
-// of other types, or of no use klint recognizes, have none.
+// The roles of the scalar members of the push constants, then of the uniform
+// blocks, of `entry` in `module` (the normalized module: inlined, locals in
+// SSA form), each in member order; members of other types, of no use klint
+// recognizes, or whose name another member already took, have none.
 std::vector<MemberRole> infer_roles(const Module& module, const reflect::EntryPoint& entry);
 
 // The values the findings name for a member: "when cols = 63", "with s = 32"

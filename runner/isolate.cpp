@@ -14,8 +14,10 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <optional>
+#include <string_view>
 
 #include "analyzer/isolation.h"
 
@@ -155,8 +157,25 @@ std::optional<ExecuteOutcome> deserialize(const std::vector<uint8_t>& bytes) {
   if (options.in_child) options.in_child();
   // lavapipe takes its subgroup size from LP_NATIVE_VECTOR_WIDTH, but Mesa's
   // on-disk shader cache does not key on it: a kernel compiled at one width
-  // would run at that width under every other.
-  if (std::getenv("LP_NATIVE_VECTOR_WIDTH")) setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
+  // would run at that width under every other. Each width gets a cache of
+  // its own, so that the runs of one kernel (every setup and every step of a
+  // shrink compile the same module) compile it once per width; without a
+  // folder for it, no cache.
+  if (const char* width = std::getenv("LP_NATIVE_VECTOR_WIDTH")) {
+    const char* xdg = std::getenv("XDG_CACHE_HOME");
+    const char* home = std::getenv("HOME");
+    std::error_code ec;
+    const std::filesystem::path base = xdg && *xdg ? std::filesystem::path(xdg)
+                                       : home && *home ? std::filesystem::path(home) / ".cache"
+                                                       : std::filesystem::path();
+    const std::filesystem::path folder = base / "klint" / (std::string("lavapipe-width-") + width);
+    if (!base.empty() && std::string_view(width).find_first_not_of("0123456789") == std::string_view::npos &&
+        (std::filesystem::create_directories(folder, ec), !ec) && std::filesystem::is_directory(folder, ec)) {
+      setenv("MESA_SHADER_CACHE_DIR", folder.c_str(), 1);
+    } else {
+      setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
+    }
+  }
   if (!isolation::write_frame(out, serialize(execute(spirv, entry_point, harness, options.execute)))) _exit(3);
   // _exit, not exit: the parent's atexit handlers and stdio buffers are not
   // the child's to run, nor LeakSanitizer's report of the driver's memory.

@@ -279,6 +279,19 @@ bool write_push_constants(const Context& context, const reflect::EntryPoint& ent
   return true;
 }
 
+// The values of uniform members, over the seeded contents of their buffers.
+bool write_uniforms(const Context& context, const reflect::EntryPoint& entry, Harness& harness) {
+  for (const ManifestSetting& setting : context.manifest.uniforms) {
+    std::optional<Number> value = context.evaluate(setting.value, setting.value_at);
+    if (!value) return false;
+    std::string why;
+    if (!set_uniform(entry, setting.name, *value, harness, &why)) {
+      return context.fail(setting.name_at, why + context.for_shape());
+    }
+  }
+  return true;
+}
+
 // A constant's value in its own type; fails with why when it does not fit.
 std::optional<SpecializationValue> encode_specialization(const reflect::SpecializationConstant& constant,
                                                          const Number& value, std::string* why) {
@@ -457,6 +470,54 @@ bool set_push_constant(const reflect::EntryPoint& entry, const std::string& name
   return true;
 }
 
+bool set_uniform(const reflect::EntryPoint& entry, const std::string& path, const Number& value, Harness& harness,
+                 std::string* error) {
+  std::vector<std::string> names;
+  for (size_t start = 0;;) {
+    const size_t dot = path.find('.', start);
+    names.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  for (const reflect::Binding& binding : entry.bindings) {
+    if (binding.type != reflect::DescriptorType::UniformBuffer || !binding.block || binding.array_size != 1) continue;
+    const std::vector<reflect::Member>* level = &binding.block->members;
+    const reflect::Member* member = nullptr;
+    uint32_t offset = 0;
+    for (const std::string& name : names) {
+      auto it = std::find_if(level->begin(), level->end(), [&](const reflect::Member& m) { return m.name == name; });
+      if (it == level->end()) {
+        member = nullptr;
+        break;
+      }
+      member = &*it;
+      offset += it->offset;
+      level = &it->members;
+    }
+    if (!member) continue;
+    auto buffer = std::find_if(harness.buffers.begin(), harness.buffers.end(), [&](const BufferSpec& b) {
+      return b.kind == BufferKind::Uniform && b.set == binding.set && b.binding == binding.binding;
+    });
+    std::optional<ScalarType> type = scalar_type(member->type);
+    if (!type) {
+      *error = fmt::format("uniform '{}' is {}: only scalar members can be set", printable(path), a_type(member->type));
+      return false;
+    }
+    if (buffer == harness.buffers.end() || buffer->data.size() < offset + type->bytes) {
+      *error = fmt::format("uniform '{}' lies past its buffer", printable(path));
+      return false;
+    }
+    std::string why;
+    if (!encode(value, *type, buffer->data.data() + offset, &why)) {
+      *error = fmt::format("uniform '{}' is {}: {}", printable(path), a_type(member->type), why);
+      return false;
+    }
+    return true;
+  }
+  *error = fmt::format("no uniform block of {} has a member '{}'", entry.name, printable(path));
+  return false;
+}
+
 bool set_specialization(const reflect::ModuleReflection& module, const std::string& key, const Number& value,
                         Harness& harness, std::string* error) {
   const reflect::SpecializationConstant* constant = find_specialization_constant(module, key, error);
@@ -529,7 +590,8 @@ std::optional<Harness> manifest_harness(const reflect::EntryPoint& entry, const 
   for (const auto& [name, value] : shape) harness.shape.emplace_back(name, to_string(value));
   // The grid first: guessed buffer sizes follow it.
   if (!evaluate_grid(context, harness) || !make_buffers(context, entry, options, harness) ||
-      !write_push_constants(context, entry, harness) || !specialize(context, module, harness)) {
+      !write_uniforms(context, entry, harness) || !write_push_constants(context, entry, harness) ||
+      !specialize(context, module, harness)) {
     return std::nullopt;
   }
   return harness;

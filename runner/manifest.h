@@ -60,6 +60,9 @@ struct KernelManifest {
   std::vector<ManifestSetting> push_constants;
   std::vector<ManifestSetting> buffers;  // elements of each named binding's trailing runtime array
   std::vector<ManifestSetting> specialization;
+  // Scalar members of uniform blocks by path ("frame.width"), written over
+  // the buffer's seeded contents.
+  std::vector<ManifestSetting> uniforms;
   uint64_t seed = 1;
   // Made by klint from how the kernel uses its inputs (runner/infer_setup.h),
   // not read from a klint.toml: its guesses say so, and nothing in it has a
@@ -119,6 +122,13 @@ const reflect::SpecializationConstant* find_specialization_constant(const reflec
 // scalar, a value that does not fit it.
 bool set_push_constant(const reflect::EntryPoint& entry, const std::string& name, const Number& value,
                        Harness& harness, std::string* error);
+
+// Writes `value` into the scalar member at `path` ("global_ubo.width", member
+// names from the block down) of the first uniform block that has it, over the
+// contents the harness gave that buffer. Fails with a reason: no uniform
+// block has it, it is not a scalar, the value does not fit it.
+bool set_uniform(const reflect::EntryPoint& entry, const std::string& path, const Number& value, Harness& harness,
+                 std::string* error);
 
 // Gives the constant `key` names `value` in its own type, replacing what the
 // harness gave it. Fails with a reason when there is no such constant or the

@@ -25,9 +25,16 @@ bool specialize(const RunSettings& settings, const reflect::ModuleReflection& mo
   return true;
 }
 
-// Sets the push-constant members the settings give, over the harness's, and
-// says so in its guesses.
+// Sets the uniform and push-constant members the settings give, over the
+// harness's, and says so in its guesses.
 bool push(const RunSettings& settings, const reflect::EntryPoint& entry, Harness& harness, std::string* error) {
+  for (const SpecializationSetting& setting : settings.uniforms) {
+    std::string why;
+    if (!set_uniform(entry, setting.key, setting.value, harness, &why)) {
+      *error = fmt::format("{}: {}", settings.uniforms_label, why);
+      return false;
+    }
+  }
   if (settings.push_constants.empty()) return true;
   std::vector<std::string> given;
   for (const SpecializationSetting& setting : settings.push_constants) {
@@ -166,8 +173,10 @@ bool run_kernel(const LoadedKernel& kernel, const KernelManifest* manifest, cons
   harness_options.seed = settings.seed.value_or(1);
   harness_options.grid = settings.grid.value_or(std::array<uint32_t, 3>{1, 1, 1});
   std::vector<int64_t> sizes;
-  for (const SpecializationSetting& setting : settings.push_constants) {
-    if (const int64_t* integer = std::get_if<int64_t>(&setting.value)) sizes.push_back(*integer);
+  for (const std::vector<SpecializationSetting>* given : {&settings.push_constants, &settings.uniforms}) {
+    for (const SpecializationSetting& setting : *given) {
+      if (const int64_t* integer = std::get_if<int64_t>(&setting.value)) sizes.push_back(*integer);
+    }
   }
   harness_options.runtime_elements = runtime_elements_for(sizes);
   std::optional<Harness> harness = default_harness(entry, harness_options, error);

@@ -55,6 +55,10 @@ struct RunSettings {
   // grow to cover what the integers given reach (runtime_elements_for).
   std::vector<SpecializationSetting> push_constants;
   std::string push_constants_label;  // e.g. "--push-constants 'cols=63'"
+  // Scalar members of uniform blocks by path ("global.width"), written over
+  // the buffer's seeded contents.
+  std::vector<SpecializationSetting> uniforms;
+  std::string uniforms_label;  // e.g. "--uniforms 'global.width=17'"
   bool shadow = false;               // run instrumented: races, unwritten reads, indices out of range
   std::vector<ProbeRequest> probes;  // placed with probe_kernel beforehand
   // The manifest's reference shader, loaded and validated by the caller; nullptr where it does not load.

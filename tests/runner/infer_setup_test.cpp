@@ -9,6 +9,7 @@
 #include "runner/infer_setup.h"
 #include "tests/runner/kernels.h"
 #include "tests/support/compile.h"
+#include "validate/loaded_shader.h"
 
 namespace klint::runner {
 namespace {
@@ -111,6 +112,79 @@ layout(local_size_x = 64) in;
 layout(std430, binding = 0) buffer X { float x[]; };
 void main() { x[gl_GlobalInvocationID.x] *= 2.0; }
 )").roles.empty());
+}
+
+// An image size kept in a uniform block, nested in a struct, and compared
+// as a vector with the global id: each part is a count along its own axis,
+// covered by workgroups of the workgroup's size along it.
+TEST(InferRoles, UniformBlockMembersComparedAsAVectorAreCountsPerAxis) {
+  Roles roles = roles_of(R"(#version 450
+layout(local_size_x = 8, local_size_y = 4) in;
+struct Frame { float exposure; int width; int height; int unused; };
+layout(set = 0, binding = 3) uniform Constants { Frame frame; };
+layout(push_constant) uniform P { uint stride; } p;
+layout(std430, binding = 0) buffer X { float x[]; };
+void main() {
+    ivec2 pixel = ivec2(gl_GlobalInvocationID.xy);
+    if (any(greaterThanEqual(pixel, ivec2(frame.width, frame.height)))) return;
+    x[pixel.y * p.stride + pixel.x] *= frame.exposure;
+}
+)");
+  ASSERT_EQ(roles.roles.size(), 4u);
+  EXPECT_EQ(roles.roles[0].member, "stride");  // the push constants first
+  EXPECT_FALSE(roles.roles[0].uniform);
+  const MemberRole* width = role(roles, "width");
+  const MemberRole* height = role(roles, "height");
+  const MemberRole* exposure = role(roles, "exposure");
+  ASSERT_TRUE(width && height && exposure);
+  EXPECT_EQ(width->kind, MemberRole::Kind::Count);
+  EXPECT_EQ(width->grid_axis, std::optional<size_t>(0));
+  EXPECT_EQ(width->per_workgroup, 8);
+  EXPECT_EQ(height->kind, MemberRole::Kind::Count);
+  EXPECT_EQ(height->grid_axis, std::optional<size_t>(1));
+  EXPECT_EQ(height->per_workgroup, 4);
+  EXPECT_EQ(width->uniform, (std::optional<std::pair<uint32_t, uint32_t>>{{0u, 3u}}));
+  EXPECT_EQ(width->path, (std::vector<std::string>{"frame", "width"}));
+  EXPECT_EQ(width->offset, 4u);
+  EXPECT_EQ(exposure->kind, MemberRole::Kind::Scale);
+  EXPECT_EQ(role(roles, "unused"), nullptr);
+  // The manifest writes them into the uniform block, not the push constants.
+  std::optional<KernelManifest> manifest = inferred_manifest(roles.roles, {}, roles.entry, "k.comp");
+  ASSERT_TRUE(manifest);
+  ASSERT_EQ(manifest->uniforms.size(), 3u);
+  EXPECT_EQ(manifest->uniforms[1].name, "frame.width");
+  ASSERT_EQ(manifest->push_constants.size(), 1u);
+  const std::vector<std::string> lines = describe_inferred(roles.roles, {}, shape_at(*manifest, 0));
+  EXPECT_NE(std::find(lines.begin(), lines.end(),
+                      "uniform 0.3 frame.width = 1 (a count: it bounds an id made of the workgroup id at line 9)"),
+            lines.end())
+      << ::testing::PrintToString(lines);
+}
+
+// HLSL's constant buffer: the same roles from `any(id.xy >= uint2(W, H))`.
+TEST(InferRoles, ConstantBufferMembersOfHlslGetRolesToo) {
+  const std::string source = R"(cbuffer Frame : register(b0) { float Exposure; uint Width; uint Height; };
+RWStructuredBuffer<float> Out : register(u1);
+[numthreads(16, 2, 1)]
+void main(uint3 id : SV_DispatchThreadID) {
+    if (any(id.xy >= uint2(Width, Height))) return;
+    Out[id.y * Width + id.x] = Exposure;
+}
+)";
+  SourceCache sources;
+  LoadedShader shader = load_shader(ShaderInput{"frame.hlsl", source, Language::Hlsl}, CompileOptions{}, sources, {});
+  ASSERT_TRUE(shader.valid && shader.module);
+  std::string error;
+  std::optional<reflect::ModuleReflection> reflection = reflect::reflect_module(shader.module_words(), &error);
+  ASSERT_TRUE(reflection) << error;
+  Roles roles{infer_roles(*shader.module, reflection->entry_points.front()), reflection->entry_points.front()};
+  const MemberRole* width = role(roles, "Width");
+  const MemberRole* height = role(roles, "Height");
+  ASSERT_TRUE(width && height);
+  EXPECT_EQ(width->kind, MemberRole::Kind::Count);
+  EXPECT_EQ(width->per_workgroup, 16);
+  EXPECT_EQ(height->grid_axis, std::optional<size_t>(1));
+  EXPECT_EQ(height->per_workgroup, 2);
 }
 
 TEST(NamedValues, TakesTheSizedMembersAFindingNames) {

@@ -259,5 +259,50 @@ TEST_F(Replay, ASetupMadeFromTheKernelReplaysWithItsPushConstants) {
   EXPECT_EQ(r["findings"][0]["confirmation"]["status"], "confirmed") << replayed.output;
 }
 
+// The image size in a uniform block: the setup made from the kernel gives it
+// a size the workgroups do not divide, and the replay line and the
+// reproducer give the block the same.
+TEST_F(Replay, ASetupMadeFromTheKernelReplaysWithItsUniforms) {
+  write("edge.comp", R"(#version 450
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(binding = 0) uniform Frame { uvec2 unused; uint width; uint height; } frame;
+layout(binding = 1) buffer Data { float x[]; };
+shared float tile[64];
+void main() {
+    uvec2 p = gl_GlobalInvocationID.xy;
+    if (p.x >= frame.width || p.y >= frame.height) return;
+    tile[gl_LocalInvocationIndex] = x[p.y * frame.width + p.x];
+    barrier();
+    x[p.y * frame.width + p.x] = tile[63u - gl_LocalInvocationIndex];
+}
+)");
+  testing::KlintRun run = run_klint({"--no-cache", "--confirm", "--format", "json", "--reproducers", "repro",
+                                     "--select", "barrier-in-divergent-control-flow", "edge.comp"},
+                                    "", 120);
+  ASSERT_EQ(run.exit_code, 1) << run.err;
+  const nlohmann::json c = confirmation(run);
+  ASSERT_EQ(c.value("status", ""), "confirmed") << c.dump();
+  EXPECT_NE(detail(c, "guessed: uniform 0.0 width = ").find("a count: it bounds an id"), std::string::npos)
+      << c.dump();
+  const std::string replay = detail(c, "replay: ");
+  EXPECT_NE(replay.find(" --uniforms width="), std::string::npos) << replay;
+  ShellRun again = shell(replay, path());
+  EXPECT_EQ(again.exit_code, 1) << replay << "\n" << again.output;
+  EXPECT_NE(again.output.find("skipped barrier at edge.comp:10 in workgroup "), std::string::npos) << again.output;
+
+  const std::string text = read(path(detail(c, "reproducer: ")));
+  EXPECT_NE(text.find("uniforms = { \"width\" = "), std::string::npos) << text;
+  const std::string said = "# replay, in this file's folder: ";
+  const size_t at = text.find(said);
+  ASSERT_NE(at, std::string::npos) << text;
+  const std::string command = text.substr(at + said.size(), text.find('\n', at) - at - said.size());
+  ShellRun replayed = shell(command + " --no-cache --format json", path("repro"));
+  ASSERT_EQ(replayed.exit_code, 1) << command << "\n" << replayed.output;
+  const nlohmann::json r = nlohmann::json::parse(replayed.output, nullptr, false);
+  ASSERT_FALSE(r.is_discarded()) << replayed.output;
+  ASSERT_EQ(r["findings"].size(), 1u) << replayed.output;
+  EXPECT_EQ(r["findings"][0]["confirmation"]["status"], "confirmed") << replayed.output;
+}
+
 }  // namespace
 }  // namespace klint

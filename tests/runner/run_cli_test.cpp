@@ -48,6 +48,17 @@ void main() {
 }
 )";
 
+// The same with the sizes in a uniform block, inside a struct.
+const char* kSizedUniform = R"(#version 450
+layout(local_size_x = 64) in;
+struct Sizes { uint n; float scale; };
+layout(set = 0, binding = 1) uniform Params { Sizes sizes; vec4 tint; } p;
+layout(set = 0, binding = 0) writeonly buffer Out { float values[]; } out_;
+void main() {
+    if (gl_GlobalInvocationID.x < p.sizes.n) out_.values[gl_GlobalInvocationID.x] = float(gl_GlobalInvocationID.x) * p.sizes.scale;
+}
+)";
+
 class RunCli : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -170,6 +181,16 @@ TEST_F(RunCli, PushConstantsTakeTheValuesGiven) {
   EXPECT_NE(only_n.out.find("99872 of 100000 words never written; first: 0 0 0"), std::string::npos) << only_n.out;
 }
 
+// --uniforms sets members of uniform blocks by their path; the rest of the
+// block keeps its seeded contents.
+TEST_F(RunCli, UniformsTakeTheValuesGiven) {
+  write("sized.comp", kSizedUniform);
+  KlintRun given = klint({"sized.comp", "--uniforms", "sizes.n=3,sizes.scale=0.5"});
+  ASSERT_EQ(given.exit_code, 0) << given.err;
+  EXPECT_NE(given.out.find("16381 of 16384 words never written; first: 0 0.5 1 - - - - -"), std::string::npos)
+      << given.out;
+}
+
 TEST_F(RunCli, BadInputIsOneLineAndExitsTwo) {
   write("broken.comp", "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { nope; }\n");
   write("image.comp", "#version 450\nlayout(local_size_x = 1) in;\n"
@@ -179,6 +200,7 @@ TEST_F(RunCli, BadInputIsOneLineAndExitsTwo) {
   write("twice.comp", kTwice);
   write("spec.comp", kSpecialized);
   write("sized.comp", kSized);
+  write("uniform.comp", kSizedUniform);
   struct Case {
     std::vector<std::string> args;
     std::string err;
@@ -214,6 +236,14 @@ TEST_F(RunCli, BadInputIsOneLineAndExitsTwo) {
        "klint: error: sized.comp: --push-constants 'n=-1': push constant 'n' is a uint: -1 is out of its range\n"},
       {{"sized.comp", "--push-constants", "n=1.5"},
        "klint: error: sized.comp: --push-constants 'n=1.5': push constant 'n' is a uint: 1.5 is not an integer\n"},
+      {{"uniform.comp", "--uniforms", "sizes.m=1"},
+       "klint: error: uniform.comp: --uniforms 'sizes.m=1': no uniform block of main has a member 'sizes.m'\n"},
+      {{"uniform.comp", "--uniforms", "tint=1"},
+       "klint: error: uniform.comp: --uniforms 'tint=1': uniform 'tint' is a vec4: only scalar members can be set\n"},
+      {{"uniform.comp", "--uniforms", "sizes.n=-1"},
+       "klint: error: uniform.comp: --uniforms 'sizes.n=-1': uniform 'sizes.n' is a uint: -1 is out of its range\n"},
+      {{"uniform.comp", "--uniforms", "sizes.n"},
+       "klint: error: uniform.comp: --uniforms 'sizes.n': 'sizes.n' is not PATH=NUMBER\n"},
       {{"twice.comp", "--push-constants", "n=1"},
        "klint: error: twice.comp: --push-constants 'n=1': main has no push constants\n"},
       {{}, "klint: error: "},
