@@ -8,6 +8,6 @@ groupshared float tile[64];
 void main(uint gi : SV_GroupIndex, uint3 dtid : SV_DispatchThreadID) {
     if (dtid.y >= rows) return;
     tile[gi] = data[dtid.y * 8 + dtid.x];
-    GroupMemoryBarrierWithGroupSync();  // expect: barrier-in-divergent-control-flow inconclusive
+    GroupMemoryBarrierWithGroupSync();  // expect: barrier-in-divergent-control-flow confirmed
     data[dtid.y * 8 + dtid.x] = tile[63 - gi];
 }

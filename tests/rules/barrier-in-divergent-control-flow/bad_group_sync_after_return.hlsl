@@ -8,6 +8,6 @@ groupshared float tile[64];
 void main(uint3 gtid : SV_GroupThreadID, uint3 dtid : SV_DispatchThreadID) {
     if (gtid.x >= n) return;
     tile[gtid.x] = data[dtid.x];
-    GroupMemoryBarrierWithGroupSync();  // expect: barrier-in-divergent-control-flow inconclusive "SV_GroupThreadID" // expect-note@-2: "never reach the barrier; the condition depends on SV_GroupThreadID" // expect-note@-3: "SV_GroupThreadID differs between the invocations of a workgroup"
+    GroupMemoryBarrierWithGroupSync();  // expect: barrier-in-divergent-control-flow confirmed "SV_GroupThreadID" // expect-note@-2: "never reach the barrier; the condition depends on SV_GroupThreadID" // expect-note@-3: "SV_GroupThreadID differs between the invocations of a workgroup"
     data[dtid.x] = tile[63 - gtid.x];  // expect: uninitialized-shared-read "reads tile[63], which no invocation writes before it when n = 63" // expect-note@-2: "'tile' is written here, but not at tile[63] when n = 63"
 }

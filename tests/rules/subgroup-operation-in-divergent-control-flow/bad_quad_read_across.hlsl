@@ -9,5 +9,5 @@ void main(uint3 gtid : SV_GroupThreadID, uint3 dtid : SV_DispatchThreadID) {
     float v = Data[dtid.y * 4096 + dtid.x];
     if (gtid.x < 6) v += QuadReadAcrossDiagonal(v);  // expect: subgroup-operation-in-divergent-control-flow confirmed "QuadReadAcrossDiagonal in control flow that depends on SV_GroupThreadID, so it may read a lane of its quad that is not active"
     if (dtid.x >= n) return;
-    Data[dtid.y * 4096 + dtid.x] = v + QuadReadAcrossX(v);  // expect: subgroup-operation-in-divergent-control-flow not-reproduced "QuadReadAcrossX in control flow that depends on SV_DispatchThreadID"
+    Data[dtid.y * 4096 + dtid.x] = v + QuadReadAcrossX(v);  // expect: subgroup-operation-in-divergent-control-flow confirmed "QuadReadAcrossX in control flow that depends on SV_DispatchThreadID"
 }
