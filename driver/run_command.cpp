@@ -143,9 +143,13 @@ std::optional<Kernel> load_kernel(const std::string& path, const CompileOptions&
   std::string error;
   std::optional<reflect::ModuleReflection> module = reflect::reflect_module(shader.words, &error);
   if (!module) return fail("cannot reflect: " + error);
+  std::optional<std::vector<std::string>> moved = runner::separate_registers(shader.words, *module, &error);
+  if (!moved) return fail(error);
   const spv_target_env env = shader.target_env();
   ModuleOrigin origin = shader.words_origin();
-  return Kernel{{std::move(shader.words), std::move(*module), std::move(origin), env}, std::move(*text), {}};
+  return Kernel{{std::move(shader.words), std::move(*module), std::move(origin), env, std::move(*moved)},
+                std::move(*text),
+                {}};
 }
 
 // The manifest's reference shader loaded as the kernel is; nullopt where it

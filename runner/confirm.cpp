@@ -22,6 +22,7 @@
 #include "runner/infer_setup.h"
 #include "runner/manifest.h"
 #include "runner/observe.h"
+#include "runner/resources.h"
 #include "rules/rule.h"
 
 namespace klint::runner {
@@ -172,6 +173,7 @@ class Confirmer {
       h = default_harness(entry_, harness_options, error);
     }
     if (!h) return h;
+    h->guesses.insert(h->guesses.begin(), moved_.begin(), moved_.end());
     give_default_specialization(module_, *h);
     if (setup.workgroup) {
       for (size_t axis : varied_axes_) set_workgroup_size(entry_, axis, (*setup.workgroup)[axis], *h);
@@ -412,6 +414,9 @@ class Confirmer {
 
   uint64_t seed() const { return seed_; }
 
+  // The bindings separate_registers moved, said with every setup's guesses.
+  void say_moved(std::vector<std::string> moved) { moved_ = std::move(moved); }
+
  private:
   static std::vector<int64_t> integers(const Shape& shape) {
     std::vector<int64_t> out;
@@ -456,6 +461,7 @@ class Confirmer {
   // few, since each holds the runs' buffers.
   static constexpr size_t kRemembered = 24;
   mutable std::map<std::string, Observations> observed_;
+  std::vector<std::string> moved_;
 };
 
 }  // namespace
@@ -509,11 +515,16 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
   // The runs instrument the module the rules saw, so that the findings'
   // instructions are its instructions.
   const Module& module = *shader.module;
-  const std::vector<uint32_t> spirv = shader.module_words();
+  std::vector<uint32_t> spirv = shader.module_words();
   const ModuleOrigin origin{shader.path, {}};
   std::string error;
   std::optional<reflect::ModuleReflection> reflection = reflect::reflect_module(spirv, &error);
   if (!reflection) return not_runnable(findings, "cannot reflect it: " + error);
+  // HLSL registers of several classes on one binding get one each, as the
+  // kernel's build gives them (the Binding literals change, not the
+  // instructions the findings name).
+  std::optional<std::vector<std::string>> moved = separate_registers(spirv, *reflection, &error);
+  if (!moved) return not_runnable(findings, error);
   const reflect::EntryPoint* entry =
       manifest ? manifest_entry_point(*reflection, *manifest, &error) : &reflection->entry_points.front();
   if (!entry) return not_runnable(findings, error);
@@ -550,8 +561,9 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
     }
   }
   const KernelManifest* plan = manifest ? manifest : inferred ? &inferred->manifest : nullptr;
-  const Confirmer confirmer(spirv, origin, shader, *reflection, *entry, manifest, inferred ? &*inferred : nullptr,
-                            options, std::move(logged));
+  Confirmer confirmer(spirv, origin, shader, *reflection, *entry, manifest, inferred ? &*inferred : nullptr, options,
+                      std::move(logged));
+  confirmer.say_moved(std::move(*moved));
   std::vector<Shape> shapes;
   if (plan) {
     for (size_t i = 0; i < plan->matrix.size(); ++i) shapes.push_back(shape_at(*plan, i));

@@ -4,11 +4,13 @@
 #define VK_NO_PROTOTYPES
 #endif
 #include <fmt/core.h>
+#include <spirv/unified1/spirv.hpp11>
 #include <vulkan/vulkan.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 
 namespace klint::runner {
 namespace {
@@ -391,6 +393,118 @@ bool distinct_bindings(const reflect::EntryPoint& entry, std::string* error) {
     }
   }
   return true;
+}
+
+namespace {
+
+// What separate_registers reads of a module's words.
+struct Declarations {
+  bool hlsl = false;
+  std::map<uint32_t, std::string> names;                 // OpName
+  std::map<uint32_t, uint32_t> sets;                     // DescriptorSet
+  std::map<uint32_t, size_t> bindings;                   // the word holding each Binding literal
+  std::map<uint32_t, uint32_t> variable_types;           // OpVariable: its pointer type
+  std::map<uint32_t, uint32_t> pointees;                 // OpTypePointer: what it points at
+  std::map<uint32_t, uint32_t> elements;                 // OpTypeArray, OpTypeRuntimeArray: the element
+};
+
+// A literal string's characters, up to its terminating zero.
+std::string literal_string(const std::vector<uint32_t>& spirv, size_t from, size_t end) {
+  std::string out;
+  for (size_t w = from; w < end; ++w) {
+    for (int b = 0; b < 4; ++b) {
+      const char c = static_cast<char>((spirv[w] >> (8 * b)) & 0xFFu);
+      if (c == 0) return out;
+      out += c;
+    }
+  }
+  return out;
+}
+
+Declarations declarations(const std::vector<uint32_t>& spirv) {
+  Declarations d;
+  for (size_t at = 5; at < spirv.size();) {
+    const uint32_t count = spirv[at] >> 16;
+    if (count == 0 || at + count > spirv.size()) break;
+    const auto op = static_cast<spv::Op>(spirv[at] & 0xFFFFu);
+    if (op == spv::Op::OpSource && count >= 2) {
+      d.hlsl |= static_cast<spv::SourceLanguage>(spirv[at + 1]) == spv::SourceLanguage::HLSL;
+    } else if (op == spv::Op::OpName && count >= 3) {
+      d.names[spirv[at + 1]] = literal_string(spirv, at + 2, at + count);
+    } else if (op == spv::Op::OpDecorate && count >= 4) {
+      const auto decoration = static_cast<spv::Decoration>(spirv[at + 2]);
+      if (decoration == spv::Decoration::DescriptorSet) d.sets[spirv[at + 1]] = spirv[at + 3];
+      if (decoration == spv::Decoration::Binding) d.bindings[spirv[at + 1]] = at + 3;
+    } else if (op == spv::Op::OpVariable && count >= 4) {
+      d.variable_types[spirv[at + 2]] = spirv[at + 1];
+    } else if (op == spv::Op::OpTypePointer && count >= 4) {
+      d.pointees[spirv[at + 1]] = spirv[at + 3];
+    } else if ((op == spv::Op::OpTypeArray || op == spv::Op::OpTypeRuntimeArray) && count >= 3) {
+      d.elements[spirv[at + 1]] = spirv[at + 2];
+    }
+    at += count;
+  }
+  return d;
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> separate_registers(std::vector<uint32_t>& spirv,
+                                                           reflect::ModuleReflection& reflection, std::string* error) {
+  std::vector<std::string> moves;
+  const Declarations d = declarations(spirv);
+  if (!d.hlsl || reflection.entry_points.empty()) return moves;
+  std::vector<uint32_t> edited = spirv;
+  // The highest binding of each set, over every entry point.
+  std::map<uint32_t, uint32_t> highest;
+  for (const reflect::EntryPoint& entry : reflection.entry_points) {
+    for (const reflect::Binding& b : entry.bindings) highest[b.set] = std::max(highest[b.set], b.binding);
+  }
+  const reflect::EntryPoint& entry = reflection.entry_points.front();
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<const reflect::Binding*>> shared;
+  for (const reflect::Binding& b : entry.bindings) shared[{b.set, b.binding}].push_back(&b);
+  for (const auto& [where, group] : shared) {
+    std::map<reflect::DescriptorType, uint32_t> moved_to;  // each class but the first's new binding
+    for (const reflect::Binding* b : group) {
+      if (b->type == group.front()->type) continue;
+      auto [to, fresh] = moved_to.try_emplace(b->type, 0);
+      if (fresh) to->second = ++highest[where.first];
+      // The variables that stand for it: at this set and binding, named as
+      // reflection names it (the variable, or its block's type).
+      std::vector<uint32_t> variables;
+      for (const auto& [variable, pointer] : d.variable_types) {
+        auto binding = d.bindings.find(variable);
+        auto set = d.sets.find(variable);
+        if (binding == d.bindings.end() || spirv[binding->second] != where.second ||
+            (set == d.sets.end() ? 0 : set->second) != where.first) {
+          continue;
+        }
+        uint32_t type = d.pointees.count(pointer) ? d.pointees.at(pointer) : 0;
+        while (d.elements.count(type)) type = d.elements.at(type);
+        auto own = d.names.find(variable);
+        auto typed = d.names.find(type);
+        if ((own != d.names.end() && own->second == b->name) || (typed != d.names.end() && typed->second == b->name)) {
+          variables.push_back(variable);
+        }
+      }
+      if (variables.size() != 1) {
+        *error = fmt::format("binding {}.{} is declared {} times and '{}' cannot be told apart to move it", where.first,
+                             where.second, group.size(), b->name);
+        return std::nullopt;
+      }
+      edited[d.bindings.at(variables.front())] = to->second;
+      moves.push_back(fmt::format("binding {}.{} ({}, {}) moved to {}.{}: HLSL registers of {} classes share the "
+                                  "binding unless the compiler shifts them apart, as the kernel's build must",
+                                  where.first, where.second, b->name, reflect::to_string(b->type), where.first,
+                                  to->second, group.size()));
+    }
+  }
+  if (moves.empty()) return moves;
+  std::optional<reflect::ModuleReflection> again = reflect::reflect_module(edited, error);
+  if (!again) return std::nullopt;
+  spirv = std::move(edited);
+  reflection = std::move(*again);
+  return moves;
 }
 
 bool add_resources(const reflect::EntryPoint& entry, const HarnessOptions& options, SplitMix64& random,

@@ -8,8 +8,10 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "reflect/reflection.h"
 #include "runner/executor.h"
@@ -37,6 +39,18 @@ std::string_view to_string(ResourceKind kind);
 // registers of different classes, t0 and u0, compile to binding 0 unless
 // shifted): no pipeline layout can give both.
 bool distinct_bindings(const reflect::EntryPoint& entry, std::string* error);
+
+// HLSL registers of different classes on one binding (t0, u0 and b0 all
+// compile to binding 0 unless the compiler shifts them, as a build does with
+// DXC's -fvk-t-shift or glslang's --shift-texture-binding): in a module whose
+// OpSource is HLSL, every class but the first at a binding moves to a binding
+// of its own past its set's highest, in `spirv`'s Binding decorations, and
+// `reflection` is read again from it. One line per move, for the guesses.
+// GLSL names its bindings itself: two kinds on one is its own mistake, and
+// stays one (distinct_bindings). Fails, changing nothing, where a variable to
+// move cannot be told from the others.
+std::optional<std::vector<std::string>> separate_registers(std::vector<uint32_t>& spirv,
+                                                           reflect::ModuleReflection& reflection, std::string* error);
 
 bool add_resources(const reflect::EntryPoint& entry, const HarnessOptions& options, SplitMix64& random,
                    Harness& harness, std::string* error);

@@ -86,6 +86,7 @@ bool run_once(const LoadedKernel& kernel, const RunSettings& settings, KernelRun
     probed = probe_kernel(kernel.spirv, kernel.origin, settings.probes, run.harness, error);
     if (!probed) return false;
   }
+  run.harness.guesses.insert(run.harness.guesses.begin(), kernel.moved.begin(), kernel.moved.end());
   Harness with_log = probed ? probed->harness : run.harness;
   if (instrumented) with_log.buffers.push_back(log_buffer(*instrumented));
   const std::vector<uint32_t>& spirv =

@@ -32,6 +32,9 @@ struct LoadedKernel {
   // What `spirv`, and the reference of RunSettings, were validated in; what
   // the runner instruments is validated in it too.
   spv_target_env target_env = SPV_ENV_VULKAN_1_3;
+  // The bindings separate_registers moved (runner/resources.h), said with
+  // every run's guesses.
+  std::vector<std::string> moved;
 };
 
 // A specialization constant set by its constant_id or name.

@@ -264,6 +264,32 @@ void main() { o[gl_GlobalInvocationID.x] = texelFetch(tex, ivec2(0), 0).x; }
   EXPECT_HAS(mixed.err, "binding 0.0 is declared 2 times");
 }
 
+// HLSL registers of three classes at index 0 all compile to binding 0.0;
+// the run gives each class a binding of its own, as a build's register
+// shifts would, and says so. The race behind them is then confirmed.
+TEST_F(BindCli, HlslRegistersOfSeveralClassesOnOneBindingGetOneEach) {
+  const std::string kernel = R"(Texture2D<float4> Input : register(t0);
+RWTexture2D<float4> Output : register(u0);
+cbuffer Params : register(b0) { uint Width; };
+groupshared float Row[64];
+[numthreads(64, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID, uint i : SV_GroupIndex) {
+    Row[i] = Input.Load(int3(id.xy, 0)).x;
+    Output[id.xy] = float4(Row[(i + 1) % 64], 0, 0, 1);
+}
+)";
+  KlintRun r = run("registers.hlsl", kernel);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_HAS(r.out, "guessed: binding 0.0 (Output, storage-image) moved to 0.1: HLSL registers of 3 classes share "
+                    "the binding unless the compiler shifts them apart, as the kernel's build must\n");
+  EXPECT_HAS(r.out, "guessed: binding 0.0 (Params, uniform-buffer) moved to 0.2: ");
+  EXPECT_HAS(r.out, "verdict: completed\n");
+  KlintRun confirm = run("registers2.hlsl", kernel, {"--no-cache", "--confirm", "--select", "shared-memory-race"});
+  EXPECT_EQ(confirm.exit_code, 1) << confirm.out << confirm.err;
+  EXPECT_HAS(confirm.out, "  confirmed: at subgroup size ");
+  EXPECT_HAS(confirm.out, "moved to 0.1");
+}
+
 TEST_F(BindCli, RaceInAKernelWithImagesIsConfirmed) {
   const char* glsl = R"(#version 450
 layout(local_size_x = 64) in;
