@@ -61,6 +61,9 @@ enum class RunEvidence {
   // Two invocations of one workgroup storing to one word of a storage buffer
   // with no barrier between, one of the stores on the finding's lines.
   WorkgroupOverlap,
+  // Not a run: the finding's rule, run against the limits a Vulkan device at
+  // hand reports, finds it again there.
+  DeviceLimit,
 };
 
 // What klint says of a rule beyond the name its findings carry (RuleInfo):

@@ -14,6 +14,7 @@ constexpr RuleInfo kInfo{
 };
 
 constexpr RuleDescription kDescription{
+    .run_evidence = RunEvidence::DeviceLimit,
     .summary = "workgroup (shared) memory of an entry point exceeds the device limit",
     .doc = R"md(
 ## What it finds

@@ -25,6 +25,7 @@ constexpr RuleInfo kInfo{
 };
 
 constexpr RuleDescription kDescription{
+    .run_evidence = RunEvidence::DeviceLimit,
     .summary = "one workgroup per index of a run-time count along an axis, which one dispatch cannot exceed 65,535 of",
     .doc = R"md(
 ## What it finds

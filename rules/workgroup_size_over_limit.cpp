@@ -11,6 +11,7 @@ constexpr RuleInfo kInfo{
 };
 
 constexpr RuleDescription kDescription{
+    .run_evidence = RunEvidence::DeviceLimit,
     .summary = "workgroup with more invocations, or a larger dimension, than a target device allows",
     .doc = R"md(
 ## What it finds

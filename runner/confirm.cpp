@@ -17,6 +17,7 @@
 #include "analyzer/workgroup_memory.h"
 #include "analyzer/module.h"
 #include "reflect/reflection.h"
+#include "runner/device_limits.h"
 #include "runner/evidence.h"
 #include "runner/harness.h"
 #include "runner/infer_setup.h"
@@ -496,6 +497,18 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
   }
   if (pending.empty()) return verdicts;
   if (!shader.module) return not_runnable(findings, "klint did not analyze it");
+  // A limit is the device's to show, not a run's: read from each device at hand.
+  for (size_t k = 0; k < pending.size();) {
+    if (evidence_of(*findings[pending[k]]) != RunEvidence::DeviceLimit) {
+      ++k;
+      continue;
+    }
+    std::string no_devices;
+    const std::vector<Target>& devices = devices_at_hand(&no_devices);
+    verdicts[pending[k]] = device_limit_verdict(*findings[pending[k]], *shader.module, devices, no_devices);
+    pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(k));
+  }
+  if (pending.empty()) return verdicts;
   if (has_explicit_layout_workgroup_blocks(*shader.module)) {
     Verdicts verdicts = not_runnable(findings, "klint's runs do not log explicit-layout workgroup blocks yet");
     for (std::optional<Confirmation>& verdict : verdicts) {

@@ -159,6 +159,8 @@ std::string_view not_shown(RunEvidence evidence) {
       return "no group of 32 invocations touched more cache lines than it needed";
     case RunEvidence::WorkgroupOverlap:
       return "no two invocations of a workgroup stored to one word";
+    case RunEvidence::DeviceLimit:
+      return "no device at hand with a limit it exceeds";
   }
   return "nothing";
 }
@@ -196,7 +198,8 @@ bool matches(RunEvidence evidence, const ShadowFinding& f, const Instrumented& i
       return f.kind == ShadowKind::OverlappingWrite && f.first.workgroup == f.second.workgroup && here;
     case RunEvidence::BankConflict:
     case RunEvidence::Coalescing:
-      return false;  // spreads, not shadow findings
+    case RunEvidence::DeviceLimit:
+      return false;  // spreads, not shadow findings; limits, no run
   }
   return false;
 }

@@ -109,10 +109,15 @@ TEST_P(Confirm, EachFindingGetsTheVerdictItsFixtureNames) {
     EXPECT_FALSE(c["details"].empty());
     if (status == "confirmed") {
       const std::string summary = c["summary"];
-      // A witness names the run and either the accesses or the outputs that differ.
-      EXPECT_TRUE(summary.starts_with("at subgroup size ") || summary.starts_with("at the device's subgroup size: ") ||
-                  summary.starts_with("the output differs"))
+      // A witness names the run and either the accesses or the outputs that
+      // differ; a limit's, the device whose own limit the kernel exceeds.
+      const bool limit = RuleRegistry::describe(*RuleRegistry::find(rule)).run_evidence == RunEvidence::DeviceLimit;
+      EXPECT_TRUE(limit ? summary.starts_with("on device:")
+                        : summary.starts_with("at subgroup size ") ||
+                              summary.starts_with("at the device's subgroup size: ") ||
+                              summary.starts_with("the output differs"))
           << summary;
+      if (limit) EXPECT_NE(c["details"].dump().find("own limits (VkPhysicalDeviceLimits)"), std::string::npos);
       if (summary.starts_with("at ")) {
         EXPECT_FALSE(c["witness"].empty()) << summary;
       }

@@ -3,7 +3,7 @@
 // Aliasing blocks take the largest of them: 40 KiB, over the default devices' 32 KiB.
 layout(local_size_x = 64) in;
 layout(binding = 0) buffer Data { vec4 x[]; };
-shared Scalars { float s[10240]; };  // expect: shared-memory-over-limit "uses 40960 bytes (40.0 KiB)"
+shared Scalars { float s[10240]; };  // expect: shared-memory-over-limit confirmed "uses 40960 bytes (40.0 KiB)"
 shared Vectors { vec4 v[64]; };
 
 void main() {

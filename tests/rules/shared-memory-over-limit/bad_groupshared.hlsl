@@ -1,6 +1,6 @@
 // HLSL groupshared memory over the limit: 2 * 64 * 65 * 4 = 33,280 bytes.
 RWStructuredBuffer<float> data : register(u0);
-groupshared float a_tile[64][65];  // expect: shared-memory-over-limit "33280 bytes"
+groupshared float a_tile[64][65];  // expect: shared-memory-over-limit confirmed "33280 bytes"
 groupshared float b_tile[64][65];
 
 [numthreads(64, 1, 1)]

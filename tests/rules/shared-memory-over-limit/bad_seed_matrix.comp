@@ -2,7 +2,7 @@
 // The seeds' 100x100 float matrix: 40,000 bytes, over the 32 KiB limit.
 layout(local_size_x = 100) in;
 layout(binding = 0) buffer M { float m[]; };
-shared float shared_matrix[100 * 100];  // expect: shared-memory-over-limit "40000 bytes"
+shared float shared_matrix[100 * 100];  // expect: shared-memory-over-limit confirmed "40000 bytes"
 
 void main() {
 // expect-note@-3: "Vulkan guarantees 16384 bytes; klint checked its default devices"

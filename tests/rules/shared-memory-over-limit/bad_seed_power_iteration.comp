@@ -2,7 +2,7 @@
 // The seeds' SVD power iteration before its fix: shared_Z[4096 * 64] is 1 MiB.
 layout(local_size_x = 32) in;
 layout(binding = 0) buffer Q { float q[]; };
-shared float shared_Z[4096 * 64];  // expect: shared-memory-over-limit "1048832 bytes"
+shared float shared_Z[4096 * 64];  // expect: shared-memory-over-limit confirmed "1048832 bytes"
 shared float shared_proj[32];
 shared float shared_norm[32];
 

@@ -2,7 +2,7 @@
 // No single array is over the limit; together they are.
 layout(local_size_x = 64) in;
 layout(binding = 0) buffer Data { vec4 data[]; };
-shared vec4 a_tile[1024];   // 16 KiB  // expect: shared-memory-over-limit "33024 bytes"
+shared vec4 a_tile[1024];   // 16 KiB  // expect: shared-memory-over-limit confirmed "33024 bytes"
 shared vec4 b_tile[1024];   // 16 KiB
 shared float scale[64];     // 256 bytes
 

@@ -6,7 +6,7 @@ layout(local_size_x = 128) in;
 layout(constant_id = 0) const uint BM = 64;
 layout(constant_id = 1) const uint BK = 64;
 layout(binding = 0) buffer D { vec2 d[]; };
-shared vec2 tiles[2][BM * (BK + 1)];  // expect: shared-memory-over-limit "66560 bytes"
+shared vec2 tiles[2][BM * (BK + 1)];  // expect: shared-memory-over-limit confirmed "66560 bytes"
 
 void main() {
     tiles[0][gl_LocalInvocationID.x] = d[gl_LocalInvocationID.x];

@@ -8,7 +8,7 @@ layout(binding = 1) writeonly buffer D { float d[]; };
 layout(push_constant) uniform P { uint n; uint batch_stride; } p;
 
 void main() {
-    const uint batch = gl_GlobalInvocationID.z;  // expect: workgroup-count-over-limit "each workgroup along z covers one index of 'a' (gl_GlobalInvocationID.z with local_size_z = 1)"
+    const uint batch = gl_GlobalInvocationID.z;  // expect: workgroup-count-over-limit confirmed "each workgroup along z covers one index of 'a' (gl_GlobalInvocationID.z with local_size_z = 1)"
     // expect-note@-1: "maxComputeWorkGroupCount.z is 65,535 on"
     // expect-note@-2: "Vulkan guarantees 65,535 workgroups along each axis"
     const uint i = gl_GlobalInvocationID.x;

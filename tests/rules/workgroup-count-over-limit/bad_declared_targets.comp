@@ -7,7 +7,7 @@ layout(binding = 0) buffer Data { vec4 data[]; };
 layout(push_constant) uniform P { uint width; } p;
 
 void main() {
-    uint row = gl_WorkGroupID.y;  // expect: workgroup-count-over-limit "nothing strides over gl_NumWorkGroups.y"
+    uint row = gl_WorkGroupID.y;  // expect: workgroup-count-over-limit confirmed "nothing strides over gl_NumWorkGroups.y"
     // expect-note@-1: "maxComputeWorkGroupCount.y is 65,535 on nvidia-ampere"
     for (uint c = gl_LocalInvocationID.x; c < p.width; c += 64) {
         data[row * p.width + c] *= 0.5;  // expect-note: "the id indexes the run-time sized array here"

@@ -8,7 +8,7 @@ layout(push_constant) uniform P { uint ncols; uint nrows; } p;
 shared float partial[128];
 
 void main() {
-    const uint row = gl_WorkGroupID.x;  // expect: workgroup-count-over-limit "each workgroup along x covers one index of a count the host passes (gl_WorkGroupID.x)"
+    const uint row = gl_WorkGroupID.x;  // expect: workgroup-count-over-limit confirmed "each workgroup along x covers one index of a count the host passes (gl_WorkGroupID.x)"
     // expect-note@-1: "maxComputeWorkGroupCount.x is 65,535"
     // expect-note@-2: "Vulkan guarantees 65,535 workgroups"
     const uint tid = gl_LocalInvocationID.x;

@@ -3,5 +3,5 @@
 // reported.
 RWStructuredBuffer<float> data : register(u0);
 
-[numthreads(512, 1, 1)]  // expect: workgroup-size-over-limit "swiftshader (128 invocations)"
+[numthreads(512, 1, 1)]  // expect: workgroup-size-over-limit inconclusive "swiftshader (128 invocations)"
 void main(uint3 dtid : SV_DispatchThreadID) { data[dtid.x] = 0.0; }
