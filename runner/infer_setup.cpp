@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <array>
-#include <tuple>
 #include <map>
 #include <regex>
 #include <set>
+#include <tuple>
 
 #include "analyzer/symbolic.h"
 
