@@ -15,9 +15,9 @@ void main() {
     if (any(greaterThanEqual(pixel, ivec2(frame.width, frame.height)))) return;
     uint slot = gl_LocalInvocationIndex;
     if (slot < 16u) local_bins[slot] = 0u;
-    barrier();  // expect: barrier-in-divergent-control-flow confirmed "gl_GlobalInvocationID" // expect-note@-3: "never reach the barrier; the condition depends on gl_GlobalInvocationID" // expect-note@-5: "gl_GlobalInvocationID differs between the invocations of a workgroup"
+    barrier();  // expect: barrier-in-divergent-control-flow confirmed "gl_GlobalInvocationID" // expect-note@-3: "never reach the barrier; the condition depends on gl_GlobalInvocationID" // expect-note@-4: "gl_GlobalInvocationID differs between the invocations of a workgroup"
     float l = luminance[pixel.y * frame.width + pixel.x] * frame.exposure;
     atomicAdd(local_bins[uint(clamp(l, 0.0, 1.0) * 15.0)], 1u);
-    barrier();  // expect: barrier-in-divergent-control-flow confirmed "gl_GlobalInvocationID" // expect-note@-6: "never reach the barrier; the condition depends on gl_GlobalInvocationID" // expect-note@-8: "gl_GlobalInvocationID differs between the invocations of a workgroup"
+    barrier();  // expect: barrier-in-divergent-control-flow confirmed "gl_GlobalInvocationID" // expect-note@-6: "never reach the barrier; the condition depends on gl_GlobalInvocationID" // expect-note@-7: "gl_GlobalInvocationID differs between the invocations of a workgroup"
     if (slot < 16u) atomicAdd(bins[slot], local_bins[slot]);
 }
