@@ -467,6 +467,7 @@ ExecuteOutcome execute(const std::vector<uint32_t>& spirv, const std::string& en
   submit.commandBufferCount = 1;
   submit.pCommandBuffers = &commands;
   const auto submitted = std::chrono::steady_clock::now();
+  if (options.before_dispatch) options.before_dispatch();
   if (VkResult r = s.vk.vkQueueSubmit(queue, 1, &submit, s.fence); r != VK_SUCCESS) {
     fail("vkQueueSubmit", r);
     return outcome;

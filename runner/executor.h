@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -145,6 +146,10 @@ struct ExecuteOptions {
   // them; the loaded shader's own words (`validated`) are not.
   spv_target_env target_env = SPV_ENV_VULKAN_1_3;
   bool validated = false;
+  // Called once the pipeline exists and the resources hold their contents,
+  // just before the dispatch is submitted: runner/isolate.h starts the
+  // dispatch's clock there.
+  std::function<void()> before_dispatch;
 };
 
 enum class ExecuteStatus { Completed, Failed, DeviceLost };

@@ -152,7 +152,7 @@ std::optional<ExecuteOutcome> deserialize(const std::vector<uint8_t>& bytes) {
   return outcome;
 }
 
-[[noreturn]] void child(int out, const std::vector<uint32_t>& spirv, const std::string& entry_point,
+[[noreturn]] void child(int out, int ready, const std::vector<uint32_t>& spirv, const std::string& entry_point,
                         const Harness& harness, const IsolateOptions& options) {
   if (options.in_child) options.in_child();
   // lavapipe takes its subgroup size from LP_NATIVE_VECTOR_WIDTH, but Mesa's
@@ -176,7 +176,13 @@ std::optional<ExecuteOutcome> deserialize(const std::vector<uint8_t>& bytes) {
       setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
     }
   }
-  if (!isolation::write_frame(out, serialize(execute(spirv, entry_point, harness, options.execute)))) _exit(3);
+  ExecuteOptions execute_options = options.execute;
+  execute_options.before_dispatch = [ready] {
+    const char byte = 1;
+    [[maybe_unused]] const ssize_t written = write(ready, &byte, 1);
+    close(ready);
+  };
+  if (!isolation::write_frame(out, serialize(execute(spirv, entry_point, harness, execute_options)))) _exit(3);
   // _exit, not exit: the parent's atexit handlers and stdio buffers are not
   // the child's to run, nor LeakSanitizer's report of the driver's memory.
   _exit(0);
@@ -184,37 +190,69 @@ std::optional<ExecuteOutcome> deserialize(const std::vector<uint8_t>& bytes) {
 
 IsolatedRun verdict(Verdict verdict, std::string message) { return {verdict, std::move(message), {}}; }
 
+// Waits until the child says its dispatch starts, or ends (closing the pipe
+// unsaid), or the deadline passes: false only for the deadline.
+bool wait_for_dispatch(int fd, isolation::Clock::time_point deadline) {
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - isolation::Clock::now());
+    if (left.count() <= 0) return false;
+    pollfd p{fd, POLLIN, 0};
+    const int n = poll(&p, 1, static_cast<int>(std::min<int64_t>(left.count(), 1000)));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return true;  // nothing to wait on: the frame's read decides
+    if (n == 0) continue;
+    char byte;
+    const ssize_t got = read(fd, &byte, 1);
+    if (got < 0 && errno == EINTR) continue;
+    return true;
+  }
+}
+
 }  // namespace
 
 IsolatedRun run_isolated(const std::vector<uint32_t>& spirv, const std::string& entry_point, const Harness& harness,
                          const IsolateOptions& options) {
   int fds[2];
+  int ready[2];
   if (pipe2(fds, O_CLOEXEC) != 0) return verdict(Verdict::Failed, fmt::format("pipe: {}", std::strerror(errno)));
+  if (pipe2(ready, O_CLOEXEC) != 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return verdict(Verdict::Failed, fmt::format("pipe: {}", std::strerror(errno)));
+  }
   // What the parent has buffered must not be written twice.
   std::cout.flush();
   std::cerr.flush();
   std::fflush(nullptr);
-  const isolation::Clock::time_point deadline = isolation::deadline_in(options.timeout_seconds);
+  const double pipeline_seconds = std::max(options.timeout_seconds, kPipelineSeconds);
   pid_t pid = fork();
   if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
+    for (int fd : {fds[0], fds[1], ready[0], ready[1]}) close(fd);
     return verdict(Verdict::Failed, fmt::format("fork: {}", std::strerror(errno)));
   }
   if (pid == 0) {
     close(fds[0]);
-    child(fds[1], spirv, entry_point, harness, options);
+    close(ready[0]);
+    child(fds[1], ready[1], spirv, entry_point, harness, options);
   }
   close(fds[1]);
+  close(ready[1]);
 
+  // The pipeline first, on its own clock; then the dispatch on --timeout's.
+  const bool dispatching = wait_for_dispatch(ready[0], isolation::deadline_in(pipeline_seconds));
+  close(ready[0]);
+  const isolation::Clock::time_point deadline = isolation::deadline_in(options.timeout_seconds);
   // A child that crashes or exits early closes the pipe: its status says why.
-  isolation::Frame frame = isolation::read_frame(fds[0], deadline);
+  isolation::Frame frame = dispatching ? isolation::read_frame(fds[0], deadline) : isolation::Frame{};
   close(fds[0]);
-  std::optional<int> status = frame.end == isolation::ReadEnd::TimedOut ? std::nullopt
-                                                                         : isolation::wait_until(pid, deadline);
+  std::optional<int> status = !dispatching || frame.end == isolation::ReadEnd::TimedOut
+                                  ? std::nullopt
+                                  : isolation::wait_until(pid, deadline);
   if (!status) {
     isolation::kill_and_reap(pid);
-    return verdict(Verdict::TimedOut, fmt::format("timed out after {:g} s", options.timeout_seconds));
+    return verdict(Verdict::TimedOut, dispatching ? fmt::format("timed out after {:g} s", options.timeout_seconds)
+                                                  : fmt::format("timed out creating the pipeline after {:g} s",
+                                                                pipeline_seconds));
   }
   if (const int signal = isolation::ending_signal(*status)) {
     return verdict(Verdict::Crashed, fmt::format("crashed (signal {}, {})", signal, strsignal(signal)));

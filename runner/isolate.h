@@ -19,12 +19,18 @@ enum class Verdict {
 };
 
 struct IsolateOptions {
+  // The dispatch's limit, from its submission. Creating the instance, the
+  // device and the pipeline (the driver compiling the kernel, long for a large
+  // instrumented one) has its own, the larger of this and
+  // kPipelineSeconds.
   double timeout_seconds = 10;
   ExecuteOptions execute;
   // Called in the child before it executes; tests use it to stand in for a
   // crashing driver.
   std::function<void()> in_child;
 };
+
+constexpr double kPipelineSeconds = 120;
 
 struct IsolatedRun {
   Verdict verdict = Verdict::Failed;

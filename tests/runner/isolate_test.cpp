@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <thread>
 #include <cstdlib>
 
 #include "runner/isolate.h"
@@ -49,6 +50,23 @@ void main() { data.values[gl_GlobalInvocationID.x] = gl_GlobalInvocationID.x * 2
   EXPECT_EQ(run.execution.guard_violations[0].name, "data");
   EXPECT_EQ(run.execution.guard_violations[0].first, 4 * 24);
   EXPECT_EQ(run.execution.guard_violations[0].last, 4 * 32 - 1);
+  expect_no_children();
+}
+
+// The timeout is the dispatch's: the time before it (the driver compiling a
+// large instrumented kernel, here a child slow to start) has its own clock.
+TEST(Isolate, TheTimeoutStartsAtTheDispatch) {
+  const char* source = R"(#version 450
+layout(local_size_x = 8) in;
+layout(binding = 0) buffer Data { uint x[]; };
+void main() { x[gl_GlobalInvocationID.x] = 3u; }
+)";
+  IsolateOptions options;
+  options.timeout_seconds = 1;
+  options.in_child = [] { std::this_thread::sleep_for(std::chrono::milliseconds(2500)); };
+  IsolatedRun run = run_isolated(spirv_from_glsl(source), "main", words_buffer(8), options);
+  ASSERT_EQ(run.verdict, Verdict::Completed) << run.message;
+  EXPECT_EQ(word(run.execution.buffers[0].data, 7), 3u);
   expect_no_children();
 }
 
