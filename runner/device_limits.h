@@ -15,7 +15,8 @@
 namespace klint::runner {
 
 // The devices this process can open, as targets (validate/device.h), read
-// once; empty where there is no loader or no device, and `error` says why.
+// once, in a child process; empty where there is no loader or no device, and
+// `error` says why.
 const std::vector<Target>& devices_at_hand(std::string* error);
 
 Confirmation device_limit_verdict(const Diagnostic& finding, const Module& module, const std::vector<Target>& devices,
