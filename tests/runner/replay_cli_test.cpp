@@ -304,5 +304,29 @@ void main() {
   EXPECT_EQ(r["findings"][0]["confirmation"]["status"], "confirmed") << replayed.output;
 }
 
+// Without a Vulkan device to ask, a limit finding's verdict says so in one
+// line, and the lint's findings are all still there. (In this suite for its
+// shell, which can hide the devices from the loader.)
+TEST_F(Replay, WithNoVulkanDeviceALimitFindingSaysWhyInOneLine) {
+  write("big.comp", R"(#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { float x[]; };
+shared float tile[12288];
+void main() {
+    tile[gl_LocalInvocationIndex] = x[gl_GlobalInvocationID.x];
+    barrier();
+    x[gl_GlobalInvocationID.x] = tile[63u - gl_LocalInvocationIndex];
+}
+)");
+  ShellRun run = shell("VK_ICD_FILENAMES=/nonexistent/icd.json VK_DRIVER_FILES=/nonexistent/icd.json klint --no-cache "
+                       "--confirm --color=never --select shared-memory-over-limit big.comp",
+                       path());
+  EXPECT_EQ(run.exit_code, 1) << run.output;  // findings
+  EXPECT_NE(run.output.find("big.comp:4:14: warning: entry point 'main' uses 49152 bytes"), std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("\n  not runnable: no Vulkan device at hand to read limits from: "), std::string::npos)
+      << run.output;
+}
+
 }  // namespace
 }  // namespace klint
