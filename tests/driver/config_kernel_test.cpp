@@ -51,6 +51,7 @@ variables = ["rows", "cols"]
 matrix = [[1, 16], [4, 256]]
 grid = ["rows", 1, "ceildiv(cols, 64)"]
 push-constants = { n = "cols", eps = 1e-5 }
+uniforms = { "frame.width" = "cols + 1", scale = 0.5 }
 buffers = { x = "rows * cols", "0.1" = 8 }
 specialization = { 0 = 128, BLOCK = "cols / 2", USE_FAST = true }
 seed = 7
@@ -81,6 +82,11 @@ expected = { y = "expected/y_{rows}x{cols}.bin" }
   EXPECT_EQ(evaluate(k.push_constants[1].value, shape), "1e-05");
   EXPECT_EQ(k.push_constants[1].name_at.column, 32u);
   EXPECT_EQ(k.push_constants[1].value_at.column, 38u);
+  ASSERT_EQ(k.uniforms.size(), 2u);
+  EXPECT_EQ(k.uniforms[0].name, "frame.width");
+  EXPECT_EQ(evaluate(k.uniforms[0].value, shape), "257");
+  EXPECT_EQ(k.uniforms[1].name, "scale");
+  EXPECT_EQ(evaluate(k.uniforms[1].value, shape), "0.5");
   ASSERT_EQ(k.buffers.size(), 2u);
   EXPECT_EQ(k.buffers[0].name, "x");
   EXPECT_EQ(evaluate(k.buffers[0].value, shape), "1024");
@@ -106,7 +112,8 @@ TEST_F(KernelConfigTest, Defaults) {
   EXPECT_TRUE(k.variables.empty());
   EXPECT_EQ(k.matrix, std::vector<std::vector<Number>>{{}});  // one shape of no variables
   EXPECT_TRUE(k.grid.empty());
-  EXPECT_TRUE(k.push_constants.empty() && k.buffers.empty() && k.specialization.empty() && k.expected.empty());
+  EXPECT_TRUE(k.push_constants.empty() && k.uniforms.empty() && k.buffers.empty() && k.specialization.empty() &&
+              k.expected.empty());
   EXPECT_EQ(k.seed, 1u);
   EXPECT_FALSE(k.reference);
   // Two variables without a matrix: the row-wise shapes.
