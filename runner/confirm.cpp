@@ -296,22 +296,19 @@ class Confirmer {
     std::vector<std::string> words{"klint", "run"};
     if (found.sizes.size() == 1) words.emplace_back("--shadow");
     if (inferred_) {
-      std::vector<std::string> values;
-      for (const ManifestSetting& setting : inferred_->manifest.push_constants) {
-        std::string error;
-        if (std::optional<Number> value = setting.value.evaluate(shape, &error)) {
-          values.push_back(setting.name + "=" + to_string(*value));
+      // "n=63,scale=1": the settings' values at the shape.
+      auto given = [&](const char* option, const std::vector<ManifestSetting>& settings) {
+        std::vector<std::string> values;
+        for (const ManifestSetting& setting : settings) {
+          std::string error;
+          if (std::optional<Number> value = setting.value.evaluate(shape, &error)) {
+            values.push_back(setting.name + "=" + to_string(*value));
+          }
         }
-      }
-      if (!values.empty()) words.insert(words.end(), {"--push-constants", fmt::format("{}", fmt::join(values, ","))});
-      std::vector<std::string> uniforms;
-      for (const ManifestSetting& setting : inferred_->manifest.uniforms) {
-        std::string error;
-        if (std::optional<Number> value = setting.value.evaluate(shape, &error)) {
-          uniforms.push_back(setting.name + "=" + to_string(*value));
-        }
-      }
-      if (!uniforms.empty()) words.insert(words.end(), {"--uniforms", fmt::format("{}", fmt::join(uniforms, ","))});
+        if (!values.empty()) words.insert(words.end(), {option, fmt::format("{}", fmt::join(values, ","))});
+      };
+      given("--push-constants", inferred_->manifest.push_constants);
+      given("--uniforms", inferred_->manifest.uniforms);
     } else if (!shape.empty()) {
       std::vector<std::string> values;
       for (const auto& [name, value] : shape) values.push_back(name + "=" + to_string(value));

@@ -62,23 +62,6 @@ std::optional<LoadedMember> loaded_member(const Module& module, const ir::Instru
   return out;
 }
 
-// The reflected member at `path` in `members`, its offset from the block's
-// start added up; nullptr where reflection has no such member.
-const reflect::Member* reflected_member(const std::vector<reflect::Member>& members,
-                                        const std::vector<std::string>& path, uint32_t& offset) {
-  const std::vector<reflect::Member>* level = &members;
-  const reflect::Member* found = nullptr;
-  offset = 0;
-  for (const std::string& name : path) {
-    auto it = std::find_if(level->begin(), level->end(), [&](const reflect::Member& m) { return m.name == name; });
-    if (it == level->end()) return nullptr;
-    found = &*it;
-    offset += it->offset;
-    level = &it->members;
-  }
-  return found;
-}
-
 bool is_ordered_comparison(Op op) {
   switch (op) {
     case Op::OpULessThan: case Op::OpULessThanEqual: case Op::OpUGreaterThan: case Op::OpUGreaterThanEqual:
@@ -366,14 +349,14 @@ std::vector<MemberRole> infer_roles(const Module& module, const reflect::EntryPo
       if (!loaded->uniform) {
         // The push constants are set member by member, at the top level.
         if (!entry.push_constants || loaded->path.size() != 1) continue;
-        reflected = reflected_member(entry.push_constants->block.members, loaded->path, offset);
+        reflected = member_at(entry.push_constants->block.members, loaded->path, &offset);
       } else {
         auto binding = std::find_if(entry.bindings.begin(), entry.bindings.end(), [&](const reflect::Binding& b) {
           return b.set == loaded->uniform->first && b.binding == loaded->uniform->second &&
                  b.type == reflect::DescriptorType::UniformBuffer && b.array_size == 1 && b.block;
         });
         if (binding == entry.bindings.end()) continue;
-        reflected = reflected_member(binding->block->members, loaded->path, offset);
+        reflected = member_at(binding->block->members, loaded->path, &offset);
       }
       if (!reflected) continue;
       const bool is_float = reflected->type == "float";

@@ -719,7 +719,7 @@ std::optional<Instrumented> instrument(std::span<const uint32_t> spirv, const Mo
   bool renumbered = false;
   if (has_workgroup_pointer_parameters(::klint::Module(*decoded, origin))) {
     renumbered = true;
-    std::optional<std::vector<uint32_t>> inlined = inline_calls(ir::encode(*decoded), decoded->header.version, error);
+    std::optional<std::vector<uint32_t>> inlined = inline_calls(ir::encode(*decoded), error);
     if (!inlined) return std::nullopt;
     decoded = ir::decode(*inlined, &decode_error);
     if (!decoded) {

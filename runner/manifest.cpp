@@ -470,6 +470,21 @@ bool set_push_constant(const reflect::EntryPoint& entry, const std::string& name
   return true;
 }
 
+const reflect::Member* member_at(const std::vector<reflect::Member>& members, const std::vector<std::string>& path,
+                                 uint32_t* offset) {
+  const std::vector<reflect::Member>* level = &members;
+  const reflect::Member* found = nullptr;
+  *offset = 0;
+  for (const std::string& name : path) {
+    auto it = std::find_if(level->begin(), level->end(), [&](const reflect::Member& m) { return m.name == name; });
+    if (it == level->end()) return nullptr;
+    found = &*it;
+    *offset += it->offset;
+    level = &it->members;
+  }
+  return found;
+}
+
 bool set_uniform(const reflect::EntryPoint& entry, const std::string& path, const Number& value, Harness& harness,
                  std::string* error) {
   std::vector<std::string> names;
@@ -481,19 +496,8 @@ bool set_uniform(const reflect::EntryPoint& entry, const std::string& path, cons
   }
   for (const reflect::Binding& binding : entry.bindings) {
     if (binding.type != reflect::DescriptorType::UniformBuffer || !binding.block || binding.array_size != 1) continue;
-    const std::vector<reflect::Member>* level = &binding.block->members;
-    const reflect::Member* member = nullptr;
     uint32_t offset = 0;
-    for (const std::string& name : names) {
-      auto it = std::find_if(level->begin(), level->end(), [&](const reflect::Member& m) { return m.name == name; });
-      if (it == level->end()) {
-        member = nullptr;
-        break;
-      }
-      member = &*it;
-      offset += it->offset;
-      level = &it->members;
-    }
+    const reflect::Member* member = member_at(binding.block->members, names, &offset);
     if (!member) continue;
     auto buffer = std::find_if(harness.buffers.begin(), harness.buffers.end(), [&](const BufferSpec& b) {
       return b.kind == BufferKind::Uniform && b.set == binding.set && b.binding == binding.binding;

@@ -123,6 +123,11 @@ const reflect::SpecializationConstant* find_specialization_constant(const reflec
 bool set_push_constant(const reflect::EntryPoint& entry, const std::string& name, const Number& value,
                        Harness& harness, std::string* error);
 
+// The member of a block at `path` (member names, outermost first), with its
+// offset from the block's start in `offset`; nullptr where there is none.
+const reflect::Member* member_at(const std::vector<reflect::Member>& members, const std::vector<std::string>& path,
+                                 uint32_t* offset);
+
 // Writes `value` into the scalar member at `path` ("global_ubo.width", member
 // names from the block down) of the first uniform block that has it, over the
 // contents the harness gave that buffer. Fails with a reason: no uniform

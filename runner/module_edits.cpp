@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <initializer_list>
 #include <map>
 #include <spirv-tools/optimizer.hpp>
+
+#include "analyzer/frontend.h"
 
 namespace klint::runner {
 
@@ -87,64 +90,99 @@ bool has_workgroup_pointer_parameters(const ::klint::Module& module) {
   return false;
 }
 
-std::optional<std::vector<uint32_t>> inline_calls(std::span<const uint32_t> spirv, uint32_t version,
-                                                  std::string* error) {
-  const spv_target_env env = version >= 0x10600   ? SPV_ENV_VULKAN_1_3
-                             : version >= 0x10400 ? SPV_ENV_VULKAN_1_2
-                                                  : SPV_ENV_VULKAN_1_1;
-  spvtools::Optimizer optimizer(env);
-  std::string message;
+namespace {
+
+// The module after SPIRV-Tools' `passes`, in the environment its version was
+// made for, unvalidated; nullopt, with the optimizer's first message, where
+// it refuses the module.
+std::optional<std::vector<uint32_t>> optimized(std::span<const uint32_t> spirv,
+                                               std::initializer_list<spvtools::Optimizer::PassToken (*)()> passes,
+                                               std::string* message) {
+  if (spirv.size() < 5) return std::nullopt;
+  spvtools::Optimizer optimizer(to_spv_env(target_env_for_spirv(spirv[1])));
   optimizer.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t&, const char* m) {
-    if (message.empty()) message = m;
+    if (message->empty()) *message = m;
   });
-  optimizer.RegisterPass(spvtools::CreateMergeReturnPass())
-      .RegisterPass(spvtools::CreateInlineExhaustivePass())
-      .RegisterPass(spvtools::CreateEliminateDeadFunctionsPass());
+  for (auto pass : passes) optimizer.RegisterPass(pass());
   std::vector<uint32_t> out;
   spvtools::OptimizerOptions options;
   options.set_run_validator(false);
-  if (!optimizer.Run(spirv.data(), spirv.size(), &out, options)) {
-    *error = "cannot inline the functions that take workgroup pointers: " + message;
-    return std::nullopt;
-  }
+  if (!optimizer.Run(spirv.data(), spirv.size(), &out, options)) return std::nullopt;
+  return out;
+}
+
+}  // namespace
+
+std::optional<std::vector<uint32_t>> inline_calls(std::span<const uint32_t> spirv, std::string* error) {
+  std::string message;
+  std::optional<std::vector<uint32_t>> out =
+      optimized(spirv,
+                {spvtools::CreateMergeReturnPass, spvtools::CreateInlineExhaustivePass,
+                 spvtools::CreateEliminateDeadFunctionsPass},
+                &message);
+  if (!out) *error = "cannot inline the functions that take workgroup pointers: " + message;
   return out;
 }
 
 std::vector<uint32_t> without_unused_resources(std::span<const uint32_t> spirv) {
-  const std::vector<uint32_t> given(spirv.begin(), spirv.end());
-  if (spirv.size() < 5) return given;
-  const uint32_t version = spirv[1];
-  const spv_target_env env = version >= 0x10600   ? SPV_ENV_VULKAN_1_3
-                             : version >= 0x10400 ? SPV_ENV_VULKAN_1_2
-                                                  : SPV_ENV_VULKAN_1_1;
-  spvtools::Optimizer optimizer(env);
-  optimizer.SetMessageConsumer([](spv_message_level_t, const char*, const spv_position_t&, const char*) {});
-  optimizer.RegisterPass(spvtools::CreateEliminateDeadFunctionsPass())
-      .RegisterPass(spvtools::CreateRemoveUnusedInterfaceVariablesPass())
-      .RegisterPass(spvtools::CreateDeadVariableEliminationPass());
-  std::vector<uint32_t> out;
-  spvtools::OptimizerOptions options;
-  options.set_run_validator(false);
-  if (!optimizer.Run(spirv.data(), spirv.size(), &out, options)) return given;
+  std::string message;
+  std::optional<std::vector<uint32_t>> out =
+      optimized(spirv,
+                {spvtools::CreateEliminateDeadFunctionsPass, spvtools::CreateRemoveUnusedInterfaceVariablesPass,
+                 spvtools::CreateDeadVariableEliminationPass},
+                &message);
+  return out ? std::move(*out) : std::vector<uint32_t>(spirv.begin(), spirv.end());
+}
+
+namespace {
+
+// A literal string's characters, up to its terminating zero.
+std::string literal_string(std::span<const uint32_t> spirv, size_t from, size_t end) {
+  std::string out;
+  for (size_t w = from; w < end; ++w) {
+    for (int b = 0; b < 4; ++b) {
+      const char c = static_cast<char>((spirv[w] >> (8 * b)) & 0xFFu);
+      if (c == 0) return out;
+      out += c;
+    }
+  }
   return out;
 }
 
-Declared declared_bindings(std::span<const uint32_t> spirv) {
-  std::map<uint32_t, uint32_t> sets, bindings;  // id: its decoration's value
+}  // namespace
+
+Declarations declarations(std::span<const uint32_t> spirv) {
+  Declarations d;
   for (size_t at = 5; at < spirv.size();) {
     const uint32_t count = spirv[at] >> 16;
     if (count == 0 || at + count > spirv.size()) break;
-    if (static_cast<Op>(spirv[at] & 0xFFFFu) == Op::OpDecorate && count >= 4) {
+    const auto op = static_cast<spv::Op>(spirv[at] & 0xFFFFu);
+    if (op == spv::Op::OpSource && count >= 2) {
+      d.hlsl |= static_cast<spv::SourceLanguage>(spirv[at + 1]) == spv::SourceLanguage::HLSL;
+    } else if (op == spv::Op::OpName && count >= 3) {
+      d.names[spirv[at + 1]] = literal_string(spirv, at + 2, at + count);
+    } else if (op == spv::Op::OpDecorate && count >= 4) {
       const auto decoration = static_cast<spv::Decoration>(spirv[at + 2]);
-      if (decoration == spv::Decoration::DescriptorSet) sets[spirv[at + 1]] = spirv[at + 3];
-      if (decoration == spv::Decoration::Binding) bindings[spirv[at + 1]] = spirv[at + 3];
+      if (decoration == spv::Decoration::DescriptorSet) d.sets[spirv[at + 1]] = spirv[at + 3];
+      if (decoration == spv::Decoration::Binding) d.bindings[spirv[at + 1]] = at + 3;
+    } else if (op == spv::Op::OpVariable && count >= 4) {
+      d.variable_types[spirv[at + 2]] = spirv[at + 1];
+    } else if (op == spv::Op::OpTypePointer && count >= 4) {
+      d.pointees[spirv[at + 1]] = spirv[at + 3];
+    } else if ((op == spv::Op::OpTypeArray || op == spv::Op::OpTypeRuntimeArray) && count >= 3) {
+      d.elements[spirv[at + 1]] = spirv[at + 2];
     }
     at += count;
   }
+  return d;
+}
+
+Declared declared_bindings(std::span<const uint32_t> spirv) {
+  const Declarations d = declarations(spirv);
   Declared out;
-  for (const auto& [id, binding] : bindings) {
-    auto set = sets.find(id);
-    out.insert({set == sets.end() ? 0 : set->second, binding});
+  for (const auto& [id, word] : d.bindings) {
+    auto set = d.sets.find(id);
+    out.insert({set == d.sets.end() ? 0 : set->second, spirv[word]});
   }
   return out;
 }

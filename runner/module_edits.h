@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <utility>
@@ -30,8 +31,7 @@ bool has_workgroup_pointer_parameters(const ::klint::Module& module);
 
 // Accesses through a function's pointer parameter reach a different variable
 // at each call: inlining turns each into an access chain on its variable.
-std::optional<std::vector<uint32_t>> inline_calls(std::span<const uint32_t> spirv, uint32_t version,
-                                                  std::string* error);
+std::optional<std::vector<uint32_t>> inline_calls(std::span<const uint32_t> spirv, std::string* error);
 
 // The module without the resource variables its entry points never reach:
 // dead functions, then unused interface variables, then variables no code
@@ -40,6 +40,20 @@ std::optional<std::vector<uint32_t>> inline_calls(std::span<const uint32_t> spir
 // limits (a renderer's shared header of 140 textures) runs within them. The
 // module as given where the optimizer refuses it.
 std::vector<uint32_t> without_unused_resources(std::span<const uint32_t> spirv);
+
+// What a module's words declare of its resource variables and names, read
+// without decoding it: enough to find and rewrite a variable's binding.
+struct Declarations {
+  bool hlsl = false;  // its OpSource is HLSL
+  std::map<uint32_t, std::string> names;                 // OpName
+  std::map<uint32_t, uint32_t> sets;                     // DescriptorSet
+  std::map<uint32_t, size_t> bindings;                   // the word holding each Binding literal
+  std::map<uint32_t, uint32_t> variable_types;           // OpVariable: its pointer type
+  std::map<uint32_t, uint32_t> pointees;                 // OpTypePointer: what it points at
+  std::map<uint32_t, uint32_t> elements;                 // OpTypeArray, OpTypeRuntimeArray: the element
+};
+
+Declarations declarations(std::span<const uint32_t> spirv);
 
 // The (set, binding) of every resource variable the module declares.
 Declared declared_bindings(std::span<const uint32_t> spirv);

@@ -4,13 +4,14 @@
 #define VK_NO_PROTOTYPES
 #endif
 #include <fmt/core.h>
-#include <spirv/unified1/spirv.hpp11>
 #include <vulkan/vulkan.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <map>
+
+#include "runner/module_edits.h"
 
 namespace klint::runner {
 namespace {
@@ -394,60 +395,6 @@ bool distinct_bindings(const reflect::EntryPoint& entry, std::string* error) {
   }
   return true;
 }
-
-namespace {
-
-// What separate_registers reads of a module's words.
-struct Declarations {
-  bool hlsl = false;
-  std::map<uint32_t, std::string> names;                 // OpName
-  std::map<uint32_t, uint32_t> sets;                     // DescriptorSet
-  std::map<uint32_t, size_t> bindings;                   // the word holding each Binding literal
-  std::map<uint32_t, uint32_t> variable_types;           // OpVariable: its pointer type
-  std::map<uint32_t, uint32_t> pointees;                 // OpTypePointer: what it points at
-  std::map<uint32_t, uint32_t> elements;                 // OpTypeArray, OpTypeRuntimeArray: the element
-};
-
-// A literal string's characters, up to its terminating zero.
-std::string literal_string(const std::vector<uint32_t>& spirv, size_t from, size_t end) {
-  std::string out;
-  for (size_t w = from; w < end; ++w) {
-    for (int b = 0; b < 4; ++b) {
-      const char c = static_cast<char>((spirv[w] >> (8 * b)) & 0xFFu);
-      if (c == 0) return out;
-      out += c;
-    }
-  }
-  return out;
-}
-
-Declarations declarations(const std::vector<uint32_t>& spirv) {
-  Declarations d;
-  for (size_t at = 5; at < spirv.size();) {
-    const uint32_t count = spirv[at] >> 16;
-    if (count == 0 || at + count > spirv.size()) break;
-    const auto op = static_cast<spv::Op>(spirv[at] & 0xFFFFu);
-    if (op == spv::Op::OpSource && count >= 2) {
-      d.hlsl |= static_cast<spv::SourceLanguage>(spirv[at + 1]) == spv::SourceLanguage::HLSL;
-    } else if (op == spv::Op::OpName && count >= 3) {
-      d.names[spirv[at + 1]] = literal_string(spirv, at + 2, at + count);
-    } else if (op == spv::Op::OpDecorate && count >= 4) {
-      const auto decoration = static_cast<spv::Decoration>(spirv[at + 2]);
-      if (decoration == spv::Decoration::DescriptorSet) d.sets[spirv[at + 1]] = spirv[at + 3];
-      if (decoration == spv::Decoration::Binding) d.bindings[spirv[at + 1]] = at + 3;
-    } else if (op == spv::Op::OpVariable && count >= 4) {
-      d.variable_types[spirv[at + 2]] = spirv[at + 1];
-    } else if (op == spv::Op::OpTypePointer && count >= 4) {
-      d.pointees[spirv[at + 1]] = spirv[at + 3];
-    } else if ((op == spv::Op::OpTypeArray || op == spv::Op::OpTypeRuntimeArray) && count >= 3) {
-      d.elements[spirv[at + 1]] = spirv[at + 2];
-    }
-    at += count;
-  }
-  return d;
-}
-
-}  // namespace
 
 std::optional<std::vector<std::string>> separate_registers(std::vector<uint32_t>& spirv,
                                                            reflect::ModuleReflection& reflection, std::string* error) {
