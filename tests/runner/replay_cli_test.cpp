@@ -97,6 +97,20 @@ class Replay : public testing::ScratchCwdTest {
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read(output)};
   }
 
+  // The reproducer's own replay line, run in its folder, confirms the finding again.
+  void expect_reproducer_confirms(const std::string& text) const {
+    const std::string said = "# replay, in this file's folder: ";
+    const size_t at = text.find(said);
+    ASSERT_NE(at, std::string::npos) << text;
+    const std::string command = text.substr(at + said.size(), text.find('\n', at) - at - said.size());
+    ShellRun replayed = shell(command + " --no-cache --format json", path("repro"));
+    ASSERT_EQ(replayed.exit_code, 1) << command << "\n" << replayed.output;
+    const nlohmann::json r = nlohmann::json::parse(replayed.output, nullptr, false);
+    ASSERT_FALSE(r.is_discarded()) << replayed.output;
+    ASSERT_EQ(r["findings"].size(), 1u) << replayed.output;
+    EXPECT_EQ(r["findings"][0]["confirmation"]["status"], "confirmed") << replayed.output;
+  }
+
   static std::string quoted(const std::string& text) {
     std::string out = "'";
     for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -247,16 +261,7 @@ TEST_F(Replay, ASetupMadeFromTheKernelReplaysWithItsPushConstants) {
   const std::string text = read(path(detail(c, "reproducer: ")));
   EXPECT_NE(text.find("push-constants = { \"n\" = "), std::string::npos) << text;
   EXPECT_NE(text.find("buffers = { \"0.0\" = "), std::string::npos) << text;
-  const std::string said = "# replay, in this file's folder: ";
-  const size_t at = text.find(said);
-  ASSERT_NE(at, std::string::npos) << text;
-  const std::string command = text.substr(at + said.size(), text.find('\n', at) - at - said.size());
-  ShellRun replayed = shell(command + " --no-cache --format json", path("repro"));
-  ASSERT_EQ(replayed.exit_code, 1) << command << "\n" << replayed.output;
-  const nlohmann::json r = nlohmann::json::parse(replayed.output, nullptr, false);
-  ASSERT_FALSE(r.is_discarded()) << replayed.output;
-  ASSERT_EQ(r["findings"].size(), 1u) << replayed.output;
-  EXPECT_EQ(r["findings"][0]["confirmation"]["status"], "confirmed") << replayed.output;
+  expect_reproducer_confirms(text);
 }
 
 // The image size in a uniform block: the setup made from the kernel gives it
@@ -292,16 +297,7 @@ void main() {
 
   const std::string text = read(path(detail(c, "reproducer: ")));
   EXPECT_NE(text.find("uniforms = { \"width\" = "), std::string::npos) << text;
-  const std::string said = "# replay, in this file's folder: ";
-  const size_t at = text.find(said);
-  ASSERT_NE(at, std::string::npos) << text;
-  const std::string command = text.substr(at + said.size(), text.find('\n', at) - at - said.size());
-  ShellRun replayed = shell(command + " --no-cache --format json", path("repro"));
-  ASSERT_EQ(replayed.exit_code, 1) << command << "\n" << replayed.output;
-  const nlohmann::json r = nlohmann::json::parse(replayed.output, nullptr, false);
-  ASSERT_FALSE(r.is_discarded()) << replayed.output;
-  ASSERT_EQ(r["findings"].size(), 1u) << replayed.output;
-  EXPECT_EQ(r["findings"][0]["confirmation"]["status"], "confirmed") << replayed.output;
+  expect_reproducer_confirms(text);
 }
 
 // Without a Vulkan device to ask, a limit finding's verdict says so in one
