@@ -428,24 +428,35 @@ ExecuteOutcome execute(const std::vector<uint32_t>& spirv, const std::string& en
   VkCommandBufferAllocateInfo command_info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
   command_info.commandPool = s.command_pool;
   command_info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  command_info.commandBufferCount = 1;
-  VkCommandBuffer commands;
-  if (VkResult r = s.vk.vkAllocateCommandBuffers(s.device, &command_info, &commands); r != VK_SUCCESS) {
+  command_info.commandBufferCount = 2;
+  VkCommandBuffer command_buffers[2];
+  if (VkResult r = s.vk.vkAllocateCommandBuffers(s.device, &command_info, command_buffers); r != VK_SUCCESS) {
     fail("vkAllocateCommandBuffers", r);
     return outcome;
   }
+  VkCommandBuffer warm = command_buffers[0], commands = command_buffers[1];
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  auto bind = [&](VkCommandBuffer buffer) {
+    s.vk.vkCmdBindPipeline(buffer, VK_PIPELINE_BIND_POINT_COMPUTE, s.pipeline);
+    if (set_count) {
+      s.vk.vkCmdBindDescriptorSets(buffer, VK_PIPELINE_BIND_POINT_COMPUTE, s.pipeline_layout, 0, set_count,
+                                   descriptor_sets.data(), 0, nullptr);
+    }
+    if (push_range.size) {
+      s.vk.vkCmdPushConstants(buffer, s.pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_range.size,
+                              push.data());
+    }
+  };
+  // A dispatch of no workgroups first, on its own: lavapipe compiles a
+  // kernel at its first dispatch, not when the pipeline is made, and the
+  // timeout is for the kernel's run.
+  s.vk.vkBeginCommandBuffer(warm, &begin);
+  bind(warm);
+  s.vk.vkCmdDispatch(warm, 0, 0, 0);
   s.vk.vkBeginCommandBuffer(commands, &begin);
   s.resources->record_upload(commands);
-  s.vk.vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, s.pipeline);
-  if (set_count) {
-    s.vk.vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, s.pipeline_layout, 0, set_count,
-                                 descriptor_sets.data(), 0, nullptr);
-  }
-  if (push_range.size) {
-    s.vk.vkCmdPushConstants(commands, s.pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_range.size, push.data());
-  }
+  bind(commands);
   s.vk.vkCmdDispatch(commands, harness.grid[0], harness.grid[1], harness.grid[2]);
   s.resources->record_download(commands);
   VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
@@ -453,9 +464,11 @@ ExecuteOutcome execute(const std::vector<uint32_t>& spirv, const std::string& en
   to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
   s.vk.vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                             VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0, nullptr, 0, nullptr);
-  if (VkResult r = s.vk.vkEndCommandBuffer(commands); r != VK_SUCCESS) {
-    fail("vkEndCommandBuffer", r);
-    return outcome;
+  for (VkCommandBuffer buffer : command_buffers) {
+    if (VkResult r = s.vk.vkEndCommandBuffer(buffer); r != VK_SUCCESS) {
+      fail("vkEndCommandBuffer", r);
+      return outcome;
+    }
   }
 
   VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
@@ -465,6 +478,16 @@ ExecuteOutcome execute(const std::vector<uint32_t>& spirv, const std::string& en
   }
   VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &warm;
+  if (VkResult r = s.vk.vkQueueSubmit(queue, 1, &submit, s.fence); r != VK_SUCCESS) {
+    fail("vkQueueSubmit", r);
+    return outcome;
+  }
+  if (VkResult r = s.vk.vkWaitForFences(s.device, 1, &s.fence, VK_TRUE, UINT64_MAX); r != VK_SUCCESS) {
+    fail("vkWaitForFences", r);
+    return outcome;
+  }
+  s.vk.vkResetFences(s.device, 1, &s.fence);
   submit.pCommandBuffers = &commands;
   const auto submitted = std::chrono::steady_clock::now();
   if (options.before_dispatch) options.before_dispatch();

@@ -53,6 +53,7 @@ namespace klint::runner {
   X(vkDestroyFence)                        \
   X(vkQueueSubmit)                         \
   X(vkWaitForFences)                       \
+  X(vkResetFences)                         \
   X(vkGetPhysicalDeviceFormatProperties)   \
   X(vkCreateImage)                         \
   X(vkDestroyImage)                        \

@@ -1,6 +1,7 @@
 // Runs in a child process: results come back whole, and a kernel that never
 // ends, a child that crashes or exits early becomes a verdict, with no child
 // left behind.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -67,6 +68,25 @@ void main() { x[gl_GlobalInvocationID.x] = 3u; }
   IsolatedRun run = run_isolated(spirv_from_glsl(source), "main", words_buffer(8), options);
   ASSERT_EQ(run.verdict, Verdict::Completed) << run.message;
   EXPECT_EQ(word(run.execution.buffers[0].data, 7), 3u);
+  expect_no_children();
+}
+
+// Lavapipe compiles a kernel at its first dispatch, not when the pipeline is
+// made: the executor dispatches no workgroups first, so that the compile of a
+// long kernel (seconds here, 40 s for an instrumented ggml kernel) is not
+// taken for the run.
+TEST(Isolate, TheDriversCompileAtTheFirstDispatchIsNotTheRun) {
+  std::string source = "#version 450\nlayout(local_size_x = 8) in;\n"
+                       "layout(binding = 0) buffer Data { uint x[]; };\n"
+                       "void main() {\n  uint v = gl_GlobalInvocationID.x;\n";
+  for (int i = 0; i < 8000; ++i) source += fmt::format("  v = (v * 1664525u + {}u) ^ (v >> {}u);\n", i, i % 31 + 1);
+  source += "  x[gl_GlobalInvocationID.x] = v;\n}\n";
+  IsolateOptions options;
+  options.timeout_seconds = 1;
+  options.in_child = [] { setenv("MESA_SHADER_CACHE_DISABLE", "true", 1); };
+  IsolatedRun run = run_isolated(spirv_from_glsl(source), "main", words_buffer(8), options);
+  ASSERT_EQ(run.verdict, Verdict::Completed) << run.message;
+  EXPECT_LT(run.execution.dispatch_nanoseconds, 1'000'000'000u);
   expect_no_children();
 }
 
