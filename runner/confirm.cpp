@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <set>
 #include <utility>
 
@@ -182,29 +183,33 @@ class Confirmer {
     return h;
   }
 
-  // The runs of one setup at the given sizes; a setup run before (the
-  // findings of one kernel shrink along the same steps) is not run again.
-  std::optional<Observations> observe(const Harness& harness, const std::vector<uint32_t>& sizes,
-                                      std::string* error) const {
-    std::string key = fmt::format("{}|{}|{}|", fmt::join(harness.grid, ","), fmt::join(sizes, ","),
-                                  fmt::join(harness.push_constants, ","));
+  // The runs of one setup at the given sizes at least. A setup run before
+  // (the findings of one kernel shrink along the same steps) runs only at the
+  // sizes it has not run at yet, and comes with every run it had.
+  std::shared_ptr<const Observations> observe(const Harness& harness, const std::vector<uint32_t>& sizes,
+                                              std::string* error) const {
+    std::string key = fmt::format("{}|{}|", fmt::join(harness.grid, ","), fmt::join(harness.push_constants, ","));
     for (const auto& [name, value] : harness.shape) key += name + "=" + value + ",";
     for (const SpecializationValue& v : harness.specialization) key += fmt::format("|{}:{}", v.id, fmt::join(v.bytes, ","));
-    if (auto it = observed_.find(key); it != observed_.end()) return it->second;
-    std::optional<Observations> o = observe_afresh(harness, sizes, error);
-    if (o && observed_.size() < kRemembered) observed_.emplace(key, *o);
-    return o;
+    if (auto it = observed_.find(key); it != observed_.end()) {
+      observe_more(*it->second, entry_.name, harness, observe_options(sizes));
+      return it->second;
+    }
+    std::optional<Observations> o =
+        runner::observe(spirv_, origin_, entry_.name, harness, observe_options(sizes), error);
+    if (!o) return nullptr;
+    if (observed_.size() >= kRemembered) observed_.erase(observed_.begin());
+    return observed_.emplace(key, std::make_shared<Observations>(std::move(*o))).first->second;
   }
 
-  std::optional<Observations> observe_afresh(const Harness& harness, const std::vector<uint32_t>& sizes,
-                                             std::string* error) const {
+  ObserveOptions observe_options(const std::vector<uint32_t>& sizes) const {
     ObserveOptions observe_options;
     observe_options.timeout_seconds = options_.timeout_seconds;
     observe_options.device_index = options_.device_index;
     observe_options.subgroup_sizes = sizes;
     observe_options.instrument = logged_;
     observe_options.target_env = target_env_;
-    return runner::observe(spirv_, origin_, entry_.name, harness, observe_options, error);
+    return observe_options;
   }
 
   std::vector<bool> is_float(const Harness& harness) const {
@@ -231,7 +236,7 @@ class Confirmer {
       std::string error;
       std::optional<Harness> h = this->harness(s, &error);
       if (!h) return false;
-      std::optional<Observations> o = observe(*h, found.sizes, &error);
+      std::shared_ptr<const Observations> o = observe(*h, found.sizes, &error);
       if (!o) return false;
       std::optional<Found> again = find_witness(evidence, lines, *h, *o, is_float(*h));
       if (!again || again->degree < found.degree) return false;
@@ -454,11 +459,11 @@ class Confirmer {
   const ConfirmOptions& options_;
   uint64_t seed_ = 1;
   std::vector<size_t> varied_axes_;
-  InstrumentOptions logged_;  // what the findings need logged: their branches, operations and loads, arrivals, spreads
+  InstrumentOptions logged_;  // what the findings need logged: their branches, operations and storage accesses, arrivals, spreads
   // Observations by setup (grid, sizes, push constants, shape, constants):
   // few, since each holds the runs' buffers.
   static constexpr size_t kRemembered = 24;
-  mutable std::map<std::string, Observations> observed_;
+  mutable std::map<std::string, std::shared_ptr<Observations>> observed_;
   std::vector<std::string> moved_;
 };
 
@@ -546,16 +551,23 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
   // The branches and subgroup operations the findings name, logged to
   // explain a skipped barrier and to show a partial group.
   InstrumentOptions logged;
+  logged.storage = false;
   for (size_t i : pending) {
     const RunEvidence evidence = evidence_of(*findings[i]);
     logged.barriers |= evidence == RunEvidence::BarrierArrival;
+    // Storage accesses only for the evidence made of them: a grid overlapping
+    // itself, invocations storing to one word, the lines an access touches,
+    // and what an index past a buffer's end or a store of two lanes shows of
+    // a subgroup size.
+    logged.storage |= evidence == RunEvidence::GridStrideRepeat || evidence == RunEvidence::WorkgroupOverlap ||
+                      evidence == RunEvidence::Coalescing || evidence == RunEvidence::SubgroupSizeDependence;
     logged.spreads |= evidence == RunEvidence::BankConflict || evidence == RunEvidence::Coalescing;
     for (size_t ordinal : findings[i]->instructions) {
       if (ordinal == 0 || ordinal > by_ordinal.size()) continue;
       const spv::Op opcode = by_ordinal[ordinal - 1]->opcode();
       if (opcode == spv::Op::OpBranchConditional) logged.branches.push_back(ordinal);
-      if (opcode == spv::Op::OpLoad && evidence == RunEvidence::Coalescing) {
-        logged.loads.push_back(ordinal);
+      if ((opcode == spv::Op::OpLoad || opcode == spv::Op::OpStore) && evidence == RunEvidence::Coalescing) {
+        logged.storage_accesses.push_back(ordinal);
       }
       if (ir::is_subgroup_operation(opcode)) logged.group_operations.push_back(ordinal);
     }
@@ -586,11 +598,55 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
   bool all_timed_out = false;  // every run of the last setup tried
   bool ever_completed = false;
   std::string last_failure;
-  // Runs one setup at every subgroup size and gives each pending finding that
-  // it shows its verdict. Fails (not runnable) when the harness cannot be
-  // made or instrumented, or the very first setup runs at no size.
+  // Gives pending finding k its verdict, confirmed, from the witness a setup
+  // showed, shrunk.
+  auto settle = [&](size_t k, const Setup& setup, const Harness& harness, RunEvidence evidence, Found found) {
+    const Diagnostic& d = *findings[pending[k]];
+    Setup small_setup = setup;
+    Harness small = harness;
+    confirmer.shrink(evidence, lines[k], small_setup, small, found);
+    Confirmation c{Confirmation::Status::Confirmed, found.summary, found.witness, {}};
+    const std::string& device = found.device;
+    c.details.push_back(fmt::format("ran on {}, {}, seed {}", device, confirmer.setup_text(small_setup.shape, small),
+                                    confirmer.seed()));
+    const std::string from = confirmer.setup_text(setup.shape, harness);
+    if (confirmer.setup_text(small_setup.shape, small) != from) c.details.push_back("shrunk from " + from);
+    c.details.push_back("replay: " + confirmer.replay(small_setup.shape, small, found, is_lavapipe(device)));
+    if (!options.reproducers.empty()) {
+      const std::filesystem::path file =
+          std::filesystem::path(options.reproducers) /
+          fmt::format("{}-{}-{}.toml", std::filesystem::path(origin.path).stem().string(), d.location.line, d.rule->id);
+      std::error_code ec;
+      std::filesystem::create_directories(options.reproducers, ec);
+      std::ofstream out(file);
+      out << confirmer.reproducer(d, small_setup.shape, small, found, file);
+      c.details.push_back(out ? "reproducer: " + file.string() : "cannot write the reproducer " + file.string());
+    }
+    for (const std::string& guess : small.guesses) c.details.push_back("guessed: " + guess);
+    verdicts[pending[k]] = std::move(c);
+    pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(k));
+    lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(k));
+    reach.erase(reach.begin() + static_cast<std::ptrdiff_t>(k));
+  };
+  // Runs one setup and gives each pending finding that it shows its verdict:
+  // at subgroup size 4 first, where most evidence shows and each further size
+  // is another compile of the kernel on lavapipe, then, for the findings
+  // still pending, at sizes 8 and 16 too. Fails (not runnable) when the
+  // harness cannot be made or instrumented, or the very first setup runs at
+  // no size.
   auto try_setup = [&](const Setup& setup, Harness& harness) {
-    std::optional<Observations> o = confirmer.observe(harness, {4, 8, 16}, &error);
+    std::shared_ptr<const Observations> o = confirmer.observe(harness, {4}, &error);
+    if (!o) return false;
+    for (size_t k = 0; k < pending.size();) {
+      const RunEvidence evidence = evidence_of(*findings[pending[k]]);
+      if (std::optional<Found> found = find_witness(evidence, lines[k], harness, *o, confirmer.is_float(harness))) {
+        settle(k, setup, harness, evidence, std::move(*found));
+        continue;
+      }
+      ++k;
+    }
+    if (pending.empty()) return true;
+    o = confirmer.observe(harness, {4, 8, 16}, &error);
     if (!o) return false;
     std::vector<std::string> sizes;
     bool completed = false;
@@ -612,39 +668,13 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
     guesses = harness.guesses;
     for (const std::string& skipped : o->instrumented.skipped) guesses.push_back("not logged: " + skipped);
     for (size_t k = 0; k < pending.size();) {
-      const Diagnostic& d = *findings[pending[k]];
-      const RunEvidence evidence = evidence_of(d);
-      std::optional<Found> found = find_witness(evidence, lines[k], harness, *o, confirmer.is_float(harness));
-      if (!found) {
-        note_reach(evidence, o->instrumented, o->runs, lines[k], reach[k]);
-        ++k;
+      const RunEvidence evidence = evidence_of(*findings[pending[k]]);
+      if (std::optional<Found> found = find_witness(evidence, lines[k], harness, *o, confirmer.is_float(harness))) {
+        settle(k, setup, harness, evidence, std::move(*found));
         continue;
       }
-      Setup small_setup = setup;
-      Harness small = harness;
-      confirmer.shrink(evidence, lines[k], small_setup, small, *found);
-      Confirmation c{Confirmation::Status::Confirmed, found->summary, found->witness, {}};
-      const std::string& device = found->device;
-      c.details.push_back(fmt::format("ran on {}, {}, seed {}", device, confirmer.setup_text(small_setup.shape, small),
-                                      confirmer.seed()));
-      const std::string from = confirmer.setup_text(setup.shape, harness);
-      if (confirmer.setup_text(small_setup.shape, small) != from) c.details.push_back("shrunk from " + from);
-      c.details.push_back("replay: " + confirmer.replay(small_setup.shape, small, *found, is_lavapipe(device)));
-      if (!options.reproducers.empty()) {
-        const std::filesystem::path file =
-            std::filesystem::path(options.reproducers) /
-            fmt::format("{}-{}-{}.toml", std::filesystem::path(origin.path).stem().string(), d.location.line, d.rule->id);
-        std::error_code ec;
-        std::filesystem::create_directories(options.reproducers, ec);
-        std::ofstream out(file);
-        out << confirmer.reproducer(d, small_setup.shape, small, *found, file);
-        c.details.push_back(out ? "reproducer: " + file.string() : "cannot write the reproducer " + file.string());
-      }
-      for (const std::string& guess : small.guesses) c.details.push_back("guessed: " + guess);
-      verdicts[pending[k]] = std::move(c);
-      pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(k));
-      lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(k));
-      reach.erase(reach.begin() + static_cast<std::ptrdiff_t>(k));
+      note_reach(evidence, o->instrumented, o->runs, lines[k], reach[k]);
+      ++k;
     }
     return true;
   };

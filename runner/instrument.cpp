@@ -363,11 +363,12 @@ std::optional<uint32_t> Instrumenter::site_for(const ir::Instruction& access, ui
   } else {
     // Loads only inside loops: what a grid-stride loop reads twice shows
     // that its workgroups redo each other's elements.
-    const bool named = std::find(options_.loads.begin(), options_.loads.end(), in_.ordinal(access)) !=
-                       options_.loads.end();
+    const bool named = std::find(options_.storage_accesses.begin(), options_.storage_accesses.end(),
+                                 in_.ordinal(access)) != options_.storage_accesses.end();
     if ((kind != AccessKind::Write && !(kind == AccessKind::Read && (in_loop_ || named))) || !chain) {
       return std::nullopt;
     }
+    if (!options_.storage && !named) return std::nullopt;
     const uint32_t block = pointee(in_.def(chain->variable)->type_id());
     const bool buffer =
         *storage_class == StorageClass::StorageBuffer ||
@@ -741,7 +742,9 @@ std::optional<Instrumented> instrument(std::span<const uint32_t> spirv, const Mo
   if (renumbered) {  // their ordinals name other instructions now
     used.branches.clear();
     used.group_operations.clear();
-    used.loads.clear();
+    // Without the names, every storage access is logged rather than none.
+    used.storage |= !used.storage_accesses.empty();
+    used.storage_accesses.clear();
   }
   if (!Instrumenter(out, in, used, result).run(error)) return std::nullopt;
   if (renumbered) {

@@ -147,9 +147,15 @@ struct InstrumentOptions {
   // Subgroup operations to log with the lanes active at them, by ordinal as
   // above: the operations findings name.
   std::vector<size_t> group_operations;
-  // Loads from storage buffers to log outside loops too, by ordinal as above:
-  // the accesses coalescing findings name.
-  std::vector<size_t> loads;
+  // Loads and stores of storage buffers to log, by ordinal as above, where
+  // they would not be (a load outside a loop, any access with `storage`
+  // false): the accesses coalescing findings name.
+  std::vector<size_t> storage_accesses;
+  // False: log no storage-buffer access but those named. A run that
+  // looks only at workgroup memory, barriers or subgroup operations leaves
+  // them out: in a kernel that streams a matrix they are most of the records
+  // and of the code lavapipe compiles.
+  bool storage = true;
   // Log every subgroup operation, not only those named (`klint run --shadow`).
   bool all_group_operations = false;
   // Log each invocation's arrivals at every workgroup barrier (for a finding

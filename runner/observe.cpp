@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -58,29 +59,41 @@ std::optional<Observations> observe(const std::vector<uint32_t>& spirv, const Mo
   std::optional<Instrumented> instrumented = instrument(spirv, origin, instrument_options, error);
   if (!instrumented) return std::nullopt;
   Observations o{std::move(*instrumented), {}};
+  observe_more(o, entry_point, harness, options);
+  return o;
+}
+
+void observe_more(Observations& o, const std::string& entry_point, const Harness& harness,
+                  const ObserveOptions& options) {
+  auto ran = [&](uint32_t size) {
+    return std::any_of(o.runs.begin(), o.runs.end(), [&](const Observation& run) { return run.subgroup_size == size; });
+  };
+  const bool lavapipe = !o.runs.empty() && is_lavapipe(o.runs.front().device);
+  if (lavapipe && std::all_of(options.subgroup_sizes.begin(), options.subgroup_sizes.end(), ran)) return;
   Harness with_log = harness;
   with_log.buffers.push_back(log_buffer(o.instrumented));
   // The first run says which device this is; only lavapipe takes a subgroup
   // size from the environment.
-  const uint32_t first = options.subgroup_sizes.empty() ? 0 : options.subgroup_sizes.front();
-  o.runs.push_back(run_once(o, with_log, entry_point, options, first, false));
+  if (o.runs.empty()) {
+    const uint32_t first = options.subgroup_sizes.empty() ? 0 : options.subgroup_sizes.front();
+    o.runs.push_back(run_once(o, with_log, entry_point, options, first, false));
+  }
   const Observation& device = o.runs.front();
   if (device.verdict == Verdict::Completed && !is_lavapipe(device.device)) {
     // Another device runs at the size it picks, then at every size its
     // subgroup size control can require, when it offers more than one.
     o.runs.front().subgroup_size = 0;
     const uint32_t low = device.min_subgroup_size, high = device.max_subgroup_size;
-    if (options.subgroup_sizes.size() > 1 && low && low < high) {
+    if (o.runs.size() == 1 && options.subgroup_sizes.size() > 1 && low && low < high) {
       for (uint32_t size = low; size <= high; size *= 2) {
         o.runs.push_back(run_once(o, with_log, entry_point, options, size, true));
       }
     }
-    return o;
+    return;
   }
-  for (size_t k = 1; k < options.subgroup_sizes.size(); ++k) {
-    o.runs.push_back(run_once(o, with_log, entry_point, options, options.subgroup_sizes[k], false));
+  for (uint32_t size : options.subgroup_sizes) {
+    if (!ran(size)) o.runs.push_back(run_once(o, with_log, entry_point, options, size, false));
   }
-  return o;
 }
 
 std::optional<OutputDifference> compare(const Harness& harness, const Observation& a, const Observation& b,

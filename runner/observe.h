@@ -55,6 +55,13 @@ std::optional<Observations> observe(const std::vector<uint32_t>& spirv, const Mo
                                     const std::string& entry_point, const Harness& harness,
                                     const ObserveOptions& options, std::string* error);
 
+// Runs the sizes of `options` that `o` has no run at yet, with the module `o`
+// instrumented. Only lavapipe is given sizes one by one; another device ran
+// the size it picks and, once more than one size is asked for, every size it
+// can be required to run at.
+void observe_more(Observations& o, const std::string& entry_point, const Harness& harness,
+                  const ObserveOptions& options);
+
 // A difference between the outputs of two runs, classified as the seeds'
 // debugging walkthrough does.
 struct OutputDifference {

@@ -524,5 +524,75 @@ void main() { v[gl_GlobalInvocationID.x] = subgroupAdd(1u); }
   EXPECT_EQ(d->symptom, "completely wrong");
 }
 
+// A setup run at size 4 first runs at 8 and 16 later only for what 4 did
+// not show: observe_more adds the sizes missing, once each.
+TEST(Observe, MoreSizesRunOnlyTheSizesNotRunYet) {
+  const std::vector<uint32_t> spirv = spirv_from_glsl(R"(#version 450
+#extension GL_KHR_shader_subgroup_basic : require
+layout(local_size_x = 16) in;
+layout(binding = 0) buffer Out { uint v[]; };
+void main() { v[gl_GlobalInvocationID.x] = gl_SubgroupSize; }
+)");
+  Harness harness;
+  harness.buffers.push_back({0, 0, BufferKind::Storage, "Out", std::vector<uint8_t>(4 * 16, 0)});
+  ObserveOptions options;
+  options.subgroup_sizes = {4};
+  std::string error;
+  std::optional<Observations> o = observe(spirv, ModuleOrigin{"test.comp", {}}, "main", harness, options, &error);
+  ASSERT_TRUE(o) << error;
+  if (o->runs.front().device.find("llvmpipe") == std::string::npos) GTEST_SKIP() << "not lavapipe";
+  ASSERT_EQ(o->runs.size(), 1u);
+  options.subgroup_sizes = {4, 8, 16};
+  observe_more(*o, "main", harness, options);
+  ASSERT_EQ(o->runs.size(), 3u);
+  for (size_t k = 0; k < 3; ++k) {
+    ASSERT_EQ(o->runs[k].verdict, Verdict::Completed) << o->runs[k].message;
+    EXPECT_EQ(o->runs[k].subgroup_size, 4u << k);
+    EXPECT_EQ(testing::word(o->runs[k].buffers[0].data, 15), 4u << k);
+  }
+  observe_more(*o, "main", harness, options);
+  EXPECT_EQ(o->runs.size(), 3u);
+}
+
+// With `storage` off, a run logs workgroup memory and the storage accesses
+// named, not the kernel's other stores: what a race needs, without the
+// records of a kernel that streams a matrix.
+TEST(Instrument, WithoutStorageOnlyTheNamedStorageAccessesAreLogged) {
+  const std::vector<uint32_t> spirv = spirv_from_glsl(R"(#version 450
+layout(local_size_x = 16) in;
+layout(binding = 0) buffer Out { uint v[]; };
+layout(binding = 1) buffer Other { uint w[]; };
+shared uint tile[16];
+void main() {
+  tile[gl_LocalInvocationIndex] = 1u;
+  v[gl_GlobalInvocationID.x] = 2u;
+  w[gl_GlobalInvocationID.x] = 3u;
+}
+)");
+  auto kinds = [&](const InstrumentOptions& options) {
+    std::string error;
+    std::optional<Instrumented> in = instrument(spirv, ModuleOrigin{"test.comp", {}}, options, &error);
+    EXPECT_TRUE(in) << error;
+    std::vector<std::pair<AccessKind, std::string>> out;
+    if (!in) return out;
+    for (const AccessSite& site : in->sites) {
+      out.emplace_back(site.kind, site.kind == AccessKind::StorageWrite ? in->storage[site.target].name : "tile");
+    }
+    return out;
+  };
+  using Sites = std::vector<std::pair<AccessKind, std::string>>;
+  EXPECT_EQ(kinds({}), (Sites{{AccessKind::Write, "tile"}, {AccessKind::StorageWrite, "Out"},
+                              {AccessKind::StorageWrite, "Other"}}));
+  InstrumentOptions without;
+  without.storage = false;
+  EXPECT_EQ(kinds(without), (Sites{{AccessKind::Write, "tile"}}));
+  // The store to w, named by its ordinal as a finding names it.
+  std::string error;
+  std::optional<Instrumented> all = instrument(spirv, ModuleOrigin{"test.comp", {}}, {}, &error);
+  ASSERT_TRUE(all) << error;
+  without.storage_accesses.push_back(all->sites[2].instruction);
+  EXPECT_EQ(kinds(without), (Sites{{AccessKind::Write, "tile"}, {AccessKind::StorageWrite, "Other"}}));
+}
+
 }  // namespace
 }  // namespace klint::runner
