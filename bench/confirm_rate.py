@@ -11,7 +11,7 @@ Two sets of true findings, each linted with `--confirm --format json` and no kli
 Prints one line per finding (set, file:line, rule, verdict, summary), the verdicts per rule, and the
 confirmation rate; with --json FILE also writes them. Nothing of third-party code is kept.
 
-Usage:  bench/confirm_rate.py KLINT [--realbugs DIR] [--pitfalls DIR] [--json FILE] [-j N]
+Usage:  bench/confirm_rate.py KLINT [--realbugs DIR] [--pitfalls DIR] [--json FILE] [-j N] [--trees DIR]
 """
 import argparse, collections, concurrent.futures, importlib.util, json, os, re, shutil, subprocess, sys, tempfile, time
 
@@ -32,7 +32,7 @@ def confirm(klint, args, cwd=None):
                  'confirmation': {'status': 'failed', 'summary': run.stderr.strip()[:200]}}], seconds
 
 
-def realbugs_findings(klint, realbugs_dir):
+def realbugs_findings(klint, realbugs_dir, trees=None):
     spec = importlib.util.spec_from_file_location('realbugs_score', os.path.join(realbugs_dir, 'score.py'))
     score = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(score)
@@ -43,12 +43,14 @@ def realbugs_findings(klint, realbugs_dir):
         if case['parent_compiles'] is not True or case.get('needs'):
             continue
         gitdir = os.path.join(mirrors, case['repo'].replace('/', '+'), 'repo')
-        if not os.path.isdir(gitdir):
+        kept = os.path.join(trees, case['id']) if trees else None
+        if not os.path.isdir(gitdir) and not (kept and os.path.isdir(kept)):
             print(f"{case['id']}: fetch {case['repo']} first", file=sys.stderr)
             continue
-        tmp = tempfile.mkdtemp(prefix='klint-confirm-rate-')
+        tmp = kept or tempfile.mkdtemp(prefix='klint-confirm-rate-')
         try:
-            score.extract(gitdir, case['parent_sha'], case['archive_dir'], os.path.join(tmp, 'parent'))
+            if not os.path.isdir(os.path.join(tmp, 'parent')):
+                score.extract(gitdir, case['parent_sha'], case['archive_dir'], os.path.join(tmp, 'parent'))
             root = os.path.join(tmp, 'parent')
             args = [f'-D{d}' for d in case['defines']]
             args += [f'-I{os.path.join(root, d)}' for d in case.get('include_dirs', [])]
@@ -59,7 +61,8 @@ def realbugs_findings(klint, realbugs_dir):
             args.append(os.path.join(root, case['compile_file']))
             findings, seconds = confirm(klint, args)
         finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+            if not kept:
+                shutil.rmtree(tmp, ignore_errors=True)
         rules = re.compile(score.RULES[case['bug_class']])
         bug_file = os.path.basename(case['bug_file'])
         for f in findings:
@@ -92,11 +95,13 @@ def main():
     parser.add_argument('--pitfalls', default=os.path.join(HERE, 'pitfalls'))
     parser.add_argument('--json', help='write every finding with its verdict here')
     parser.add_argument('-j', type=int, default=2)
+    parser.add_argument('--trees', help='keep each case\'s parent tree in TREES/ID, and take it from there when '
+                        'present (for a machine without the mirrors)')
     a = parser.parse_args()
     klint = os.path.abspath(a.klint)
     rows = pitfall_findings(klint, a.pitfalls, a.j)
     if a.realbugs:
-        rows += realbugs_findings(klint, a.realbugs)
+        rows += realbugs_findings(klint, a.realbugs, a.trees and os.path.abspath(a.trees))
     per_rule = collections.defaultdict(collections.Counter)
     for kind, where, f, _ in rows:
         c = f.get('confirmation') or {'status': 'none', 'summary': ''}
