@@ -476,30 +476,30 @@ ExecuteOutcome execute(const std::vector<uint32_t>& spirv, const std::string& en
     fail("vkCreateFence", r);
     return outcome;
   }
-  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  submit.commandBufferCount = 1;
-  submit.pCommandBuffers = &warm;
-  if (VkResult r = s.vk.vkQueueSubmit(queue, 1, &submit, s.fence); r != VK_SUCCESS) {
-    fail("vkQueueSubmit", r);
+  // Submits one command buffer and waits for it, with no timeout: a kernel
+  // that never ends is the isolating parent's to kill.
+  auto submit_and_wait = [&](VkCommandBuffer buffer) {
+    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &buffer;
+    if (VkResult r = s.vk.vkQueueSubmit(queue, 1, &submit, s.fence); r != VK_SUCCESS) {
+      fail("vkQueueSubmit", r);
+      return false;
+    }
+    if (VkResult r = s.vk.vkWaitForFences(s.device, 1, &s.fence, VK_TRUE, UINT64_MAX); r != VK_SUCCESS) {
+      fail("vkWaitForFences", r);
+      return false;
+    }
+    return true;
+  };
+  if (!submit_and_wait(warm)) return outcome;
+  if (VkResult r = s.vk.vkResetFences(s.device, 1, &s.fence); r != VK_SUCCESS) {
+    fail("vkResetFences", r);
     return outcome;
   }
-  if (VkResult r = s.vk.vkWaitForFences(s.device, 1, &s.fence, VK_TRUE, UINT64_MAX); r != VK_SUCCESS) {
-    fail("vkWaitForFences", r);
-    return outcome;
-  }
-  s.vk.vkResetFences(s.device, 1, &s.fence);
-  submit.pCommandBuffers = &commands;
   const auto submitted = std::chrono::steady_clock::now();
   if (options.before_dispatch) options.before_dispatch();
-  if (VkResult r = s.vk.vkQueueSubmit(queue, 1, &submit, s.fence); r != VK_SUCCESS) {
-    fail("vkQueueSubmit", r);
-    return outcome;
-  }
-  // No timeout: a kernel that never ends is the isolating parent's to kill.
-  if (VkResult r = s.vk.vkWaitForFences(s.device, 1, &s.fence, VK_TRUE, UINT64_MAX); r != VK_SUCCESS) {
-    fail("vkWaitForFences", r);
-    return outcome;
-  }
+  if (!submit_and_wait(commands)) return outcome;
   outcome.execution.dispatch_nanoseconds = static_cast<uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - submitted).count());
 
