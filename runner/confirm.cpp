@@ -628,89 +628,93 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
     lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(k));
     reach.erase(reach.begin() + static_cast<std::ptrdiff_t>(k));
   };
-  // Runs one setup and gives each pending finding that it shows its verdict:
-  // at subgroup size 4 first, where most evidence shows and each further size
-  // is another compile of the kernel on lavapipe, then, for the findings
-  // still pending, at sizes 8 and 16 too. Fails (not runnable) when the
-  // harness cannot be made or instrumented, or the very first setup runs at
-  // no size.
-  auto try_setup = [&](const Setup& setup, Harness& harness) {
-    std::shared_ptr<const Observations> o = confirmer.observe(harness, {4}, &error);
+  // Runs one setup at `sizes` and gives each pending finding that it shows
+  // its verdict. The last pass (every size) also keeps what was tried and
+  // how far the runs reached, for the findings none shows. Fails (not
+  // runnable) when the harness cannot be made or instrumented, or the very
+  // first setup runs at no size.
+  auto try_setup = [&](const Setup& setup, Harness& harness, const std::vector<uint32_t>& sizes, bool last) {
+    std::shared_ptr<const Observations> o = confirmer.observe(harness, sizes, &error);
     if (!o) return false;
+    all_timed_out = !o->runs.empty() && std::all_of(o->runs.begin(), o->runs.end(), [](const Observation& run) {
+      return run.verdict == Verdict::TimedOut;
+    });
+    if (last) {
+      std::vector<std::string> sizes_run;
+      bool completed = false;
+      for (const Observation& run : o->runs) {
+        completed |= run.verdict == Verdict::Completed;
+        if (run.verdict != Verdict::Completed) last_failure = run.message;
+        sizes_run.push_back(run.verdict == Verdict::Completed
+                                ? size_text(run.subgroup_size)
+                                : size_text(run.subgroup_size) + " (" + run.message + ")");
+      }
+      ever_completed |= completed;
+      if (!completed && tried.empty() && shapes.size() == 1) {
+        error = "the run " + o->runs.front().message;
+        return false;
+      }
+      tried.push_back(
+          fmt::format("{} at {}", confirmer.setup_text(setup.shape, harness), fmt::join(sizes_run, ", ")));
+      guesses = harness.guesses;
+      for (const std::string& skipped : o->instrumented.skipped) guesses.push_back("not logged: " + skipped);
+    }
     for (size_t k = 0; k < pending.size();) {
       const RunEvidence evidence = evidence_of(*findings[pending[k]]);
       if (std::optional<Found> found = find_witness(evidence, lines[k], harness, *o, confirmer.is_float(harness))) {
         settle(k, setup, harness, evidence, std::move(*found));
         continue;
       }
-      ++k;
-    }
-    if (pending.empty()) return true;
-    o = confirmer.observe(harness, {4, 8, 16}, &error);
-    if (!o) return false;
-    std::vector<std::string> sizes;
-    bool completed = false;
-    all_timed_out = !o->runs.empty();
-    for (const Observation& run : o->runs) {
-      completed |= run.verdict == Verdict::Completed;
-      all_timed_out &= run.verdict == Verdict::TimedOut;
-      if (run.verdict != Verdict::Completed) last_failure = run.message;
-      sizes.push_back(run.verdict == Verdict::Completed
-                          ? size_text(run.subgroup_size)
-                          : size_text(run.subgroup_size) + " (" + run.message + ")");
-    }
-    ever_completed |= completed;
-    if (!completed && tried.empty() && shapes.size() == 1) {
-      error = "the run " + o->runs.front().message;
-      return false;
-    }
-    tried.push_back(fmt::format("{} at {}", confirmer.setup_text(setup.shape, harness), fmt::join(sizes, ", ")));
-    guesses = harness.guesses;
-    for (const std::string& skipped : o->instrumented.skipped) guesses.push_back("not logged: " + skipped);
-    for (size_t k = 0; k < pending.size();) {
-      const RunEvidence evidence = evidence_of(*findings[pending[k]]);
-      if (std::optional<Found> found = find_witness(evidence, lines[k], harness, *o, confirmer.is_float(harness))) {
-        settle(k, setup, harness, evidence, std::move(*found));
-        continue;
-      }
-      note_reach(evidence, o->instrumented, o->runs, lines[k], reach[k]);
+      if (last) note_reach(evidence, o->instrumented, o->runs, lines[k], reach[k]);
       ++k;
     }
     return true;
   };
-  // Where klint made the shapes, a shape at which every run timed out makes
-  // only smaller ones worth trying, and a second such shape ends the search:
-  // what hangs at every size hangs on klint's other inputs.
-  std::optional<Shape> timed_out;
-  for (const Shape& shape : shapes) {
-    if (timed_out && !smaller(shape, *timed_out)) continue;
-    Setup setup{shape, std::nullopt, std::nullopt};
-    std::optional<Harness> harness = confirmer.harness(setup, &error);
-    if (!harness && inferred) continue;  // klint's own guess that does not fit: the next one
-    if (!harness) return not_runnable(findings, error);
-    if (!try_setup(setup, *harness)) {
-      // Why, and what was tried.
-      Verdicts failed = not_runnable(findings, error);
-      for (std::optional<Confirmation>& verdict : failed) {
-        if (verdict) verdict->details = {"tried: " + confirmer.setup_text(setup.shape, *harness)};
+  // Two passes over the setups: at subgroup size 4 alone, where most
+  // evidence shows (a race, a skipped barrier, a partial group), then, for
+  // the findings still pending, at 8 and 16 too. Each width is another
+  // compile of the kernel on lavapipe (seconds to a minute for a large
+  // instrumented kernel), and the setups of a pass share one per width.
+  for (const std::vector<uint32_t>& sizes : {std::vector<uint32_t>{4}, std::vector<uint32_t>{4, 8, 16}}) {
+    const bool last = sizes.size() > 1;
+    // Where klint made the shapes, a shape at which every run timed out
+    // makes only smaller ones worth trying, and a second such shape ends
+    // the pass: what hangs at every size hangs on klint's other inputs.
+    std::optional<Shape> timed_out;
+    std::vector<Setup> variants;
+    for (const Shape& shape : shapes) {
+      if (timed_out && !smaller(shape, *timed_out)) continue;
+      Setup setup{shape, std::nullopt, std::nullopt};
+      std::optional<Harness> harness = confirmer.harness(setup, &error);
+      if (!harness && inferred) continue;  // klint's own guess that does not fit: the next one
+      if (!harness) return not_runnable(findings, error);
+      if (!try_setup(setup, *harness, sizes, last)) {
+        // Why, and what was tried.
+        Verdicts failed = not_runnable(findings, error);
+        for (std::optional<Confirmation>& verdict : failed) {
+          if (verdict) verdict->details = {"tried: " + confirmer.setup_text(setup.shape, *harness)};
+        }
+        return failed;
       }
-      return failed;
+      if (pending.empty()) return verdicts;
+      if (inferred && all_timed_out) {
+        if (timed_out) break;
+        timed_out = shape;
+        continue;
+      }
+      // A workgroup size a specialization constant sets is varied too, for
+      // what the default size did not show, once every shape ran at the
+      // default (each size is another compile); for an inferred setup, at
+      // its first shape only, which keeps the runs few.
+      if (inferred && &shape != &shapes.front()) continue;
+      for (const std::array<uint32_t, 3>& workgroup : confirmer.workgroup_variants(*harness)) {
+        variants.push_back(Setup{shape, std::nullopt, workgroup});
+      }
     }
-    if (pending.empty()) return verdicts;
-    if (inferred && all_timed_out) {
-      if (timed_out) break;
-      timed_out = shape;
-      continue;
-    }
-    // A workgroup size a specialization constant sets is varied too, for
-    // what the default size did not show; for an inferred setup, at its
-    // first shape only, which keeps the runs few.
-    if (inferred && &shape != &shapes.front()) continue;
-    for (const std::array<uint32_t, 3>& workgroup : confirmer.workgroup_variants(*harness)) {
-      Setup variant{shape, std::nullopt, workgroup};
+    for (const Setup& variant : variants) {
       std::optional<Harness> h = confirmer.harness(variant, &error);
       if (!h) continue;
-      if (!try_setup(variant, *h)) return not_runnable(findings, error);
+      if (!try_setup(variant, *h, sizes, last)) return not_runnable(findings, error);
       if (pending.empty()) return verdicts;
     }
   }

@@ -506,8 +506,10 @@ ExecuteOutcome execute(const std::vector<uint32_t>& spirv, const std::string& en
   for (size_t i = 0; i < harness.buffers.size(); ++i) {
     const BufferSpec& buffer = harness.buffers[i];
     const uint8_t* middle = mapped[i] + guard_sizes[i];
-    outcome.execution.buffers.push_back(
-        {buffer.set, buffer.binding, buffer.name, std::vector<uint8_t>(middle, middle + buffer.data.size())});
+    outcome.execution.buffers.push_back({buffer.set, buffer.binding, buffer.name,
+                                         buffer.written || options.read_back_unwritten
+                                             ? std::vector<uint8_t>(middle, middle + buffer.data.size())
+                                             : std::vector<uint8_t>{}});
     GuardViolation sides[2] = {{buffer.set, buffer.binding, buffer.name, true, 0, 0, 0},
                                {buffer.set, buffer.binding, buffer.name, false, 0, 0, 0}};
     auto check = [&](GuardViolation& side, int64_t from, int64_t to) {

@@ -24,6 +24,7 @@ struct BufferSpec {
   std::string name;           // for reports only
   std::vector<uint8_t> data;  // the initial contents; its size is the size the shader sees
   bool sentinel = false;      // every word starts as kSentinelWord (runner/harness.h): the kernel only writes it
+  bool written = true;        // the kernel may write it (ExecuteOptions::read_back_unwritten)
 };
 
 // A binding other than one storage or uniform buffer, or a buffer the kernel
@@ -114,7 +115,7 @@ struct BufferResult {
   uint32_t set = 0;
   uint32_t binding = 0;
   std::string name;
-  std::vector<uint8_t> data;  // after the dispatch
+  std::vector<uint8_t> data;  // after the dispatch; empty for one not read back (read_back_unwritten)
 };
 
 // What a resource the kernel can write holds after the dispatch: storage
@@ -150,6 +151,11 @@ struct ExecuteOptions {
   // just before the dispatch is submitted: runner/isolate.h starts the
   // dispatch's clock there.
   std::function<void()> before_dispatch;
+  // Whether buffers the kernel never writes (BufferSpec::written) are read
+  // back too. Off, each comes back with no data: it holds what the harness
+  // gave it, and for real kernels that is most of the bytes (matrices,
+  // weights) a run would otherwise copy back through the isolating pipe.
+  bool read_back_unwritten = true;
 };
 
 enum class ExecuteStatus { Completed, Failed, DeviceLost };

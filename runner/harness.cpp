@@ -95,6 +95,7 @@ std::optional<BufferSpec> make_buffer(const reflect::Binding& binding, uint64_t 
   size = std::max<uint64_t>((size + 3) / 4 * 4, 4);
   BufferSpec buffer{binding.set, binding.binding, storage ? BufferKind::Storage : BufferKind::Uniform, binding.name,
                     std::vector<uint8_t>(size), only_written(binding)};
+  buffer.written = storage && (binding.access == reflect::Access::Write || binding.access == reflect::Access::ReadWrite);
   if (buffer.sentinel) {
     for (size_t offset = 0; offset < size; offset += 4) std::memcpy(buffer.data.data() + offset, &kSentinelWord, 4);
   } else {
@@ -122,26 +123,66 @@ uint64_t buffer_bytes_to_give(const reflect::Binding& binding, uint64_t size, st
   return kUnusedBufferBytes;
 }
 
+bool add_buffers(const reflect::EntryPoint& entry, const std::vector<uint64_t>& bytes, const std::vector<bool>& given,
+                 SplitMix64& random, Harness& harness, std::string* error) {
+  const std::vector<reflect::Binding>& bindings = entry.bindings;
+  for (size_t i = 0; i < bindings.size();) {
+    if (!is_plain_buffer(bindings[i])) {
+      ++i;
+      continue;
+    }
+    size_t end = i + 1;
+    while (end < bindings.size() && bindings[end].set == bindings[i].set &&
+           bindings[end].binding == bindings[i].binding && is_plain_buffer(bindings[end])) {
+      ++end;
+    }
+    // What the views the kernel uses, or a manifest sized, ask for; else
+    // what they all ask for, cut as for any binding the kernel never uses.
+    auto used = [](const reflect::Binding& b) { return b.access != reflect::Access::None; };
+    uint64_t size = 0, unused_size = 0;
+    bool needed = false, written = false;
+    const reflect::Binding* filled = nullptr;  // a view used, one that is read where one is
+    for (size_t k = i; k < end; ++k) {
+      const reflect::Binding& b = bindings[k];
+      if (used(b) || given[k]) {
+        needed = true;
+        size = std::max(size, bytes[k]);
+      }
+      unused_size = std::max(unused_size, bytes[k]);
+      written |= b.access == reflect::Access::Write || b.access == reflect::Access::ReadWrite;
+      if (used(b) && (!filled || (only_written(*filled) && !only_written(b)))) filled = &b;
+    }
+    if (!filled) filled = &bindings[i];
+    if (!needed) size = buffer_bytes_to_give(bindings[i], unused_size, harness.guesses);
+    std::optional<BufferSpec> buffer = make_buffer(*filled, size, random, error);
+    if (!buffer) return false;
+    buffer->written = buffer->kind == BufferKind::Storage && written;
+    harness.buffers.push_back(std::move(*buffer));
+    i = end;
+  }
+  return true;
+}
+
 std::optional<Harness> default_harness(const reflect::EntryPoint& entry, const HarnessOptions& options,
                                        std::string* error) {
   Harness harness;
   harness.grid = options.grid;
   harness.guesses.push_back(fmt::format("grid {},{},{} workgroups", options.grid[0], options.grid[1], options.grid[2]));
   SplitMix64 random(options.seed);
-  for (const reflect::Binding& binding : entry.bindings) {
+  std::vector<uint64_t> bytes(entry.bindings.size());
+  for (size_t i = 0; i < entry.bindings.size(); ++i) {
+    const reflect::Binding& binding = entry.bindings[i];
     if (!is_plain_buffer(binding)) continue;  // add_resources, below
-    uint64_t size = binding.block ? binding.block->size : 0;
-    if (binding.block && ends_in_runtime_array(*binding.block)) {
+    bytes[i] = binding.block->size;
+    if (ends_in_runtime_array(*binding.block)) {
       const reflect::Member& array = binding.block->members.back();
       const uint64_t elements = guessed_runtime_elements(entry, options.grid, options, array.array_stride.value_or(4));
-      size = array.offset + elements * array.array_stride.value_or(4);
+      bytes[i] = array.offset + elements * array.array_stride.value_or(4);
       harness.guesses.push_back(
           fmt::format("{}: {} elements of its runtime array {}", binding_label(binding), elements, array.name));
     }
-    std::optional<BufferSpec> buffer = make_buffer(binding, buffer_bytes_to_give(binding, size, harness.guesses), random, error);
-    if (!buffer) return std::nullopt;
-    harness.buffers.push_back(std::move(*buffer));
   }
+  if (!add_buffers(entry, bytes, std::vector<bool>(entry.bindings.size()), random, harness, error)) return std::nullopt;
   describe_contents(harness.buffers, options.seed, harness.guesses);
   if (entry.push_constants) {
     // Zero, not random: push constants are mostly sizes and counts, and a

@@ -91,6 +91,17 @@ uint64_t guessed_runtime_elements(const reflect::EntryPoint& entry, const std::a
 constexpr uint64_t kMostSizedElements = uint64_t{1} << 20;
 uint64_t runtime_elements_for(const std::vector<int64_t>& sizes);
 
+// Makes harness.buffers from `bytes`, the size each binding of `entry` asks
+// for (by index; only plain storage and uniform buffers are read), filling
+// them from `random` in binding order. Blocks declared on one set and binding
+// (one buffer read as float[] and as vec4[]) alias one buffer, as Vulkan
+// allows: it gets the largest size any of them asks for, starts as the
+// sentinel only when every one of them is only written, and counts as written
+// when one is. A binding none of whose blocks the kernel uses is cut to
+// kUnusedBufferBytes, unless `given[index]` (a manifest sized it).
+bool add_buffers(const reflect::EntryPoint& entry, const std::vector<uint64_t>& bytes, const std::vector<bool>& given,
+                 SplitMix64& random, Harness& harness, std::string* error);
+
 // "binding 0.1 (name)", as harness messages name a binding.
 std::string binding_label(const reflect::Binding& binding);
 

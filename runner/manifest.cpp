@@ -189,11 +189,13 @@ bool make_buffers(const Context& context, const reflect::EntryPoint& entry, cons
   std::map<size_t, const ManifestSetting*> sized;
   if (!resolve_buffers(context, entry, sized)) return false;
   SplitMix64 random(context.manifest.seed);
+  std::vector<uint64_t> bytes(entry.bindings.size());
+  std::vector<bool> given(entry.bindings.size());
   for (size_t i = 0; i < entry.bindings.size(); ++i) {
     const reflect::Binding& binding = entry.bindings[i];
     if (!is_plain_buffer(binding)) continue;  // add_resources, below
-    uint64_t size = binding.block ? binding.block->size : 0;
-    if (binding.block && ends_in_runtime_array(*binding.block)) {
+    uint64_t size = binding.block->size;
+    if (ends_in_runtime_array(*binding.block)) {
       const reflect::Member& array = binding.block->members.back();
       const uint32_t stride = array.array_stride.value_or(4);
       uint64_t elements = 0;
@@ -223,11 +225,10 @@ bool make_buffers(const Context& context, const reflect::EntryPoint& entry, cons
       }
       size = array.offset + elements * stride;
     }
-    if (!sized.count(i)) size = buffer_bytes_to_give(binding, size, harness.guesses);
-    std::optional<BufferSpec> buffer = make_buffer(binding, size, random, context.error);
-    if (!buffer) return false;
-    harness.buffers.push_back(std::move(*buffer));
+    bytes[i] = size;
+    given[i] = sized.count(i) > 0;
   }
+  if (!add_buffers(entry, bytes, given, random, harness, context.error)) return false;
   describe_contents(harness.buffers, context.manifest.seed, harness.guesses);
   HarnessOptions seeded = options;
   seeded.seed = context.manifest.seed;

@@ -19,6 +19,8 @@ Observation run_once(const Observations& o, const Harness& harness, const std::s
   isolate.timeout_seconds = options.timeout_seconds;
   isolate.execute.device_index = options.device_index;
   isolate.execute.target_env = options.target_env;
+  // What a finding's evidence reads of the buffers is what the kernel wrote.
+  isolate.execute.read_back_unwritten = false;
   if (required) {
     isolate.execute.required_subgroup_size = subgroup_size;
   } else if (subgroup_size) {

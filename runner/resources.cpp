@@ -285,7 +285,11 @@ bool make_image_like(const reflect::Binding& binding, const std::array<uint64_t,
   const bool writable = spec.kind == ResourceKind::StorageImage || spec.kind == ResourceKind::StorageTexelBuffer;
   spec.sentinel = writable && only_written_image(binding) && holds_sentinel(format);
   for (uint32_t element = 0; element < spec.count; ++element) {
-    spec.data.push_back(texels(format, count, spec.sentinel, random));
+    // A binding the kernel never uses is not bound (docs/runner.md): its
+    // texels stay zero and draw nothing from the sequence.
+    spec.data.push_back(binding.access == reflect::Access::None
+                            ? std::vector<uint8_t>(count * format.parts * format.part_bytes)
+                            : texels(format, count, spec.sentinel, random));
   }
   std::string what = fmt::format("{}: {}{} {}{}", binding_label(binding),
                                  spec.count > 1 ? fmt::format("{} of them, each ", spec.count) : "", extent_text(spec),
@@ -497,8 +501,13 @@ bool add_resources(const reflect::EntryPoint& entry, const HarnessOptions& optio
     if (!is_plain_buffer(binding)) continue;
     add_addressed(binding_label(binding), buffer++, binding.block->members, options, random, harness);
   }
-  if (std::any_of(harness.resources.begin(), harness.resources.end(), [](const ResourceSpec& r) {
-        return !r.sentinel && r.kind != ResourceKind::Sampler && r.format != 0;
+  auto used = [&](const ResourceSpec& r) {
+    return std::any_of(entry.bindings.begin(), entry.bindings.end(), [&](const reflect::Binding& b) {
+      return b.set == r.set && b.binding == r.binding && b.access != reflect::Access::None;
+    });
+  };
+  if (std::any_of(harness.resources.begin(), harness.resources.end(), [&](const ResourceSpec& r) {
+        return !r.sentinel && r.kind != ResourceKind::Sampler && r.format != 0 && used(r);
       })) {
     harness.guesses.push_back(fmt::format("image and texel contents: floats in [-1,1] for float formats, integers "
                                           "in [0,16) for integer ones, random bits for the others, from seed {}",

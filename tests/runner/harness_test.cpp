@@ -125,6 +125,68 @@ void main() { a[0] = 1u; b[1] = b[0] + 1u; atomicAdd(c[0], 1u); }
 }
 
 // The sentinel reads as a NaN in every float width, none of them canonical.
+// A run reads back only what the kernel may write: storage buffers it stores
+// to or updates atomically, never a uniform block or a buffer it only reads.
+TEST(DefaultHarness, OnlyBuffersTheKernelWritesCountAsWritten) {
+  std::string error;
+  std::optional<Harness> harness = default_harness(entry_of(kKernel), {}, &error);
+  ASSERT_TRUE(harness) << error;
+  ASSERT_EQ(harness->buffers.size(), 3u);
+  EXPECT_FALSE(harness->buffers[0].written);  // readonly
+  EXPECT_TRUE(harness->buffers[1].written);
+  EXPECT_FALSE(harness->buffers[2].written);  // uniform
+  const char* source = R"(#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) buffer A { uint a[4]; };
+layout(set = 0, binding = 1) buffer B { uint b[4]; };
+layout(set = 0, binding = 2) buffer C { uint c[4]; };
+void main() { a[1] = b[0]; atomicAdd(c[0], 1u); }
+)";
+  harness = default_harness(entry_of(source), {}, &error);
+  ASSERT_TRUE(harness) << error;
+  ASSERT_EQ(harness->buffers.size(), 3u);
+  EXPECT_TRUE(harness->buffers[0].written);
+  EXPECT_FALSE(harness->buffers[1].written);  // only read, though not declared readonly
+  EXPECT_TRUE(harness->buffers[2].written);
+}
+
+// Blocks on one binding are views of one buffer: one buffer, as large as the
+// largest view needs, filled as read when one view reads it, and never cut to
+// an unused binding's size because one view goes unused.
+TEST(DefaultHarness, BlocksOnOneBindingShareOneBufferSizedForTheLargest) {
+  const char* source = R"(#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) readonly buffer Scalars { float s[]; };
+layout(set = 0, binding = 0) readonly buffer Vectors { vec4 v[8192]; };
+layout(set = 0, binding = 0) readonly buffer Unused { vec4 u[65536]; };
+layout(set = 0, binding = 1) writeonly buffer Out { float o[]; };
+layout(set = 0, binding = 1) writeonly buffer OutPairs { vec2 p[16384]; };
+void main() { o[0] = s[0] + v[1].x; p[1] = vec2(1.0); }
+)";
+  std::string error;
+  std::optional<Harness> harness = default_harness(entry_of(source), {}, &error);
+  ASSERT_TRUE(harness) << error;
+  ASSERT_EQ(harness->buffers.size(), 2u);
+  const BufferSpec& in = harness->buffers[0];
+  EXPECT_EQ(in.binding, 0u);
+  EXPECT_EQ(in.data.size(), 16u * 8192);  // Vectors', not the unused view's 1 MiB
+  EXPECT_FALSE(in.sentinel);
+  EXPECT_FALSE(in.written);
+  const BufferSpec& out = harness->buffers[1];
+  EXPECT_EQ(out.binding, 1u);
+  EXPECT_EQ(out.data.size(), 8u * 16384);  // OutPairs', more than Out's 64 KiB
+  EXPECT_TRUE(out.sentinel);  // every view of it is only written
+  EXPECT_TRUE(out.written);
+  const std::vector<std::string> guesses{
+      "grid 1,1,1 workgroups",
+      "binding 0.0 (Scalars): 16384 elements of its runtime array s",
+      "binding 0.1 (Out): 16384 elements of its runtime array o",
+      "buffer contents: every 32-bit word a float in [-1,1] from seed 1",
+      "binding 0.1 (Out): only written, every word starts as the sentinel 0x7ff57ff5",
+  };
+  EXPECT_EQ(harness->guesses, guesses);
+}
+
 TEST(Sentinel, IsANonCanonicalNanAsFloatHalfAndDouble) {
   float single;
   std::memcpy(&single, &kSentinelWord, 4);
