@@ -24,6 +24,7 @@ constexpr RuleInfo kInfo{
 };
 
 constexpr RuleDescription kDescription{
+    .run_evidence = RunEvidence::OutOfRange,
     .summary = "block-stride loop whose last iteration indexes past the array it covers",
     .doc = R"md(
 ## What it finds

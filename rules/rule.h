@@ -61,6 +61,9 @@ enum class RunEvidence {
   // Two invocations of one workgroup storing to one word of a storage buffer
   // with no barrier between, one of the stores on the finding's lines.
   WorkgroupOverlap,
+  // An index at or past the length of the workgroup array it indexes, on
+  // the finding's lines.
+  OutOfRange,
   // Not a run: the finding's rule, run against the limits a Vulkan device at
   // hand reports, finds it again there.
   DeviceLimit,

@@ -123,13 +123,20 @@ class Confirmer {
 
   // The workgroup sizes to try after the default when findings remain
   // unconfirmed: the first specialized dimension halved and doubled, within
-  // kMaxVariantInvocations.
+  // kMaxVariantInvocations; first, where a finding is about an index past an
+  // array's end (a loop that steps by the workgroup size), one and a half
+  // times it, which divides none of the powers of two the default divides.
   std::vector<std::array<uint32_t, 3>> workgroup_variants(const Harness& harness) const {
     std::vector<std::array<uint32_t, 3>> variants;
     if (varied_axes_.empty()) return variants;
     const std::array<uint32_t, 3> size = workgroup_size(entry_, harness);
     const size_t axis = varied_axes_.front();
     const uint64_t others = uint64_t{size[0]} * size[1] * size[2] / size[axis];
+    if (uneven_ && size[axis] >= 2 && uint64_t{size[axis]} * 3 / 2 * others <= kMaxVariantInvocations) {
+      std::array<uint32_t, 3> uneven = size;
+      uneven[axis] = size[axis] * 3 / 2;
+      variants.push_back(uneven);
+    }
     if (size[axis] >= 2) {
       std::array<uint32_t, 3> half = size;
       half[axis] /= 2;
@@ -223,10 +230,12 @@ class Confirmer {
     return out;
   }
 
-  // Fewer workgroups first, then smaller shape variables, then a smaller
-  // workgroup where a specialization constant sets it, each halved for as
+  // Fewer workgroups first, then smaller shape variables, each halved for as
   // long as the finding still shows; each try runs at the subgroup sizes that
-  // showed it only.
+  // showed it only. The workgroup keeps the size that showed the finding:
+  // each size is another pipeline, a compile of seconds to a minute for a
+  // real kernel, and larger at each halving where the size sets an unrolled
+  // loop's trip count (`n / WARP_SIZE`); the witness names its invocations.
   void shrink(RunEvidence evidence, const Covered& lines, Setup& setup, Harness& harness,
               Found& found) const {
     constexpr int kTries = 16;
@@ -264,15 +273,6 @@ class Confirmer {
         smaller.grid = harness.grid;
         for (size_t axis = 0; axis < 3; ++axis) (*smaller.grid)[axis] = std::min(harness.grid[axis], own->grid[axis]);
         if (!attempt(smaller)) break;
-      }
-    }
-    for (size_t axis : varied_axes_) {
-      while (workgroup_size(entry_, harness)[axis] > 1) {
-        Setup narrower = setup;
-        narrower.grid = harness.grid;
-        narrower.workgroup = workgroup_size(entry_, harness);
-        (*narrower.workgroup)[axis] /= 2;
-        if (!attempt(narrower)) break;
       }
     }
   }
@@ -420,6 +420,9 @@ class Confirmer {
   // The bindings separate_registers moved, said with every setup's guesses.
   void say_moved(std::vector<std::string> moved) { moved_ = std::move(moved); }
 
+  // Whether the workgroup variants include one that divides what the default does not.
+  void vary_unevenly(bool uneven) { uneven_ = uneven; }
+
  private:
   static std::vector<int64_t> integers(const Shape& shape) {
     std::vector<int64_t> out;
@@ -459,6 +462,7 @@ class Confirmer {
   const ConfirmOptions& options_;
   uint64_t seed_ = 1;
   std::vector<size_t> varied_axes_;
+  bool uneven_ = false;
   InstrumentOptions logged_;  // what the findings need logged: their branches, operations and storage accesses, arrivals, spreads
   // Observations by setup (grid, sizes, push constants, shape, constants):
   // few, since each holds the runs' buffers.
@@ -586,6 +590,9 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
   Confirmer confirmer(spirv, origin, shader, *reflection, *entry, manifest, inferred ? &*inferred : nullptr, options,
                       std::move(logged));
   confirmer.say_moved(std::move(*moved));
+  confirmer.vary_unevenly(std::any_of(pending.begin(), pending.end(), [&](size_t i) {
+    return evidence_of(*findings[i]) == RunEvidence::OutOfRange;
+  }));
   std::vector<Shape> shapes;
   if (plan) {
     for (size_t i = 0; i < plan->matrix.size(); ++i) shapes.push_back(shape_at(*plan, i));

@@ -159,6 +159,8 @@ std::string_view not_shown(RunEvidence evidence) {
       return "no group of 32 invocations touched more cache lines than it needed";
     case RunEvidence::WorkgroupOverlap:
       return "no two invocations of a workgroup stored to one word";
+    case RunEvidence::OutOfRange:
+      return "no index at or past the end of its array";
     case RunEvidence::DeviceLimit:
       return "no device at hand with a limit it exceeds";
   }
@@ -192,6 +194,8 @@ bool matches(RunEvidence evidence, const ShadowFinding& f, const Instrumented& i
       return f.kind == ShadowKind::SkippedBarrier && here;
     case RunEvidence::PartialGroup:
       return f.kind == ShadowKind::PartialGroup && here;
+    case RunEvidence::OutOfRange:
+      return f.kind == ShadowKind::OutOfRange && here;
     // Two workgroups storing to one word is a different finding (the grid
     // overlapping itself); this one is about the invocations of one.
     case RunEvidence::WorkgroupOverlap:
@@ -276,7 +280,8 @@ void note_reach(RunEvidence evidence, const Instrumented& in, const std::vector<
       const bool workgroup = kind == AccessKind::Read || kind == AccessKind::Write || kind == AccessKind::Atomic;
       if (!on(lines, in.sites[site]) || (evidence == RunEvidence::BarrierArrival && kind != AccessKind::Barrier) ||
           (evidence == RunEvidence::PartialGroup && kind != AccessKind::GroupOperation) ||
-          (evidence == RunEvidence::BankConflict && !workgroup) || (evidence == RunEvidence::Coalescing && !storage) ||
+          ((evidence == RunEvidence::BankConflict || evidence == RunEvidence::OutOfRange) && !workgroup) ||
+          (evidence == RunEvidence::Coalescing && !storage) ||
           (evidence == RunEvidence::WorkgroupOverlap && kind != AccessKind::StorageWrite)) {
         continue;
       }

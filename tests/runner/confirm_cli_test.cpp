@@ -387,51 +387,57 @@ void main() {
   EXPECT_NE(r["details"][1].get<std::string>().rfind("shrunk", 0), 0u) << r.dump();  // nothing left to shrink
 }
 
-// A workgroup size from a specialization constant shrinks after the grid:
-// the race needs two invocations, so 64 halves down to 2. The replay and the
-// reproducer carry the constant.
-TEST_F(ConfirmRuns, AWorkgroupSizeThatASpecializationConstantSetsShrinksToo) {
+// A workgroup size from a specialization constant is kept where the finding
+// showed while the grid shrinks: each size is another compile. The table copy
+// is right at its default of 64 and runs past the table's end at 96, the
+// size tried first for an index past an array's end; the replay and the
+// reproducer carry that size.
+TEST_F(ConfirmRuns, TheWorkgroupSizeThatShowedAFindingIsKeptAndReplayed) {
   const std::string fixture =
-      read(std::string(KLINT_SOURCE_DIR) + "/tests/rules/shared-memory-race/bad_spec_workgroup_neighbour.comp");
-  write("race.comp", fixture);
+      read(std::string(KLINT_SOURCE_DIR) + "/tests/rules/grid-stride-tail/bad_table_copy_spec_size.comp");
+  write("table.comp", fixture);
   testing::KlintRun run = run_klint({"--no-cache", "--confirm", "--format", "json", "--reproducers", "repro",
-                                     "--select", "shared-memory-race", "race.comp"},
+                                     "--select", "grid-stride-tail", "table.comp"},
                                     "", 120);
   ASSERT_EQ(run.exit_code, 1) << run.err;
   nlohmann::json report = nlohmann::json::parse(run.out);
   ASSERT_EQ(report["findings"].size(), 1u) << run.out;
   const nlohmann::json& c = report["findings"][0]["confirmation"];
   ASSERT_EQ(c["status"], "confirmed") << c.dump();
+  EXPECT_EQ(c["summary"], "at subgroup size 4: index out of range in workgroup 0: invocation 64 writes an index at or "
+                          "past 256, the length of 'table' at table.comp:20");
   const std::vector<std::string> details = c["details"];
   ASSERT_GE(details.size(), 4u) << c.dump();
-  EXPECT_NE(details[0].find(", grid 1,1,1, workgroup 2,1,1, seed 1"), std::string::npos) << details[0];
-  EXPECT_EQ(details[1], "shrunk from grid 2,1,1, workgroup 64,1,1");
-  EXPECT_NE(details[2].find("klint run --shadow --grid 1,1,1 --seed 1 --specialization 0=2 race.comp"),
+  EXPECT_NE(details[0].find(", grid 1,1,1, workgroup 96,1,1, seed 1"), std::string::npos) << details[0];
+  EXPECT_EQ(details[1], "shrunk from grid 2,1,1, workgroup 96,1,1");
+  EXPECT_NE(details[2].find("klint run --shadow --grid 1,1,1 --seed 1 --specialization 0=96 table.comp"),
             std::string::npos)
       << details[2];
-  const std::string reproducer = "repro/race-14-shared-memory-race.toml";
+  const std::string reproducer = "repro/table-20-grid-stride-tail.toml";
   EXPECT_EQ(details[3], "reproducer: " + reproducer);
   const std::string text = read(reproducer);
-  EXPECT_NE(text.find("specialization = { \"0\" = 2 }\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("specialization = { \"0\" = 96 }\n"), std::string::npos) << text;
 
-  // klint run replays it: two invocations, one race.
+  // klint run replays it: invocations 64 to 95 write past the table.
   testing::KlintRun replay =
-      run_klint({"run", "--shadow", "--grid", "1,1,1", "--seed", "1", "--specialization", "0=2", "race.comp"}, "", 60);
+      run_klint({"run", "--shadow", "--grid", "1,1,1", "--seed", "1", "--specialization", "0=96", "table.comp"}, "", 60);
   EXPECT_EQ(replay.exit_code, 1) << replay.err;  // a shadow finding
-  EXPECT_NE(replay.out.find("race.comp: entry point main, workgroup 2,1,1, grid 1,1,1, seed 1\n"), std::string::npos)
+  EXPECT_NE(replay.out.find("table.comp: entry point main, workgroup 96,1,1, grid 1,1,1, seed 1\n"), std::string::npos)
       << replay.out;
-  EXPECT_NE(replay.out.find("shadow: 6 accesses logged, 1 finding\n"), std::string::npos) << replay.out;
+  EXPECT_NE(replay.out.find("index out of range in workgroup 0: invocation 64 writes an index at or past 256"),
+            std::string::npos)
+      << replay.out;
 
   // So does the reproducer, at the workgroup it names: nothing left to shrink.
   testing::KlintRun again = run_klint({"--no-cache", "--confirm", "--format", "json", "--config", reproducer,
-                                       "--select", "shared-memory-race", "race.comp"},
+                                       "--select", "grid-stride-tail", "table.comp"},
                                       "", 120);
   ASSERT_EQ(again.exit_code, 1) << again.err;
   const nlohmann::json replayed = nlohmann::json::parse(again.out);
   const nlohmann::json& r = replayed["findings"][0]["confirmation"];
   EXPECT_EQ(r["status"], "confirmed") << r.dump();
   EXPECT_NE(r["details"][0].get<std::string>().find(", grid 1,1,1, seed 1"), std::string::npos) << r.dump();
-  EXPECT_NE(r["details"][1].get<std::string>().find("--specialization 0=2 --config " + reproducer + " race.comp"),
+  EXPECT_NE(r["details"][1].get<std::string>().find("--specialization 0=96 --config " + reproducer + " table.comp"),
             std::string::npos)
       << r.dump();
 }

@@ -9,7 +9,7 @@ shared uint lut[128];
 
 void load_lut(uvec3 group) {
     for (uint i = 0; i < lut.length(); i += group.x) {
-        lut[i + gl_LocalInvocationIndex] = source[i + gl_LocalInvocationIndex];  // expect: grid-stride-tail "covers an array of 128 in steps of the workgroup size along x (specialization constant 0, default 32), and only 'i' is checked against 128"
+        lut[i + gl_LocalInvocationIndex] = source[i + gl_LocalInvocationIndex];  // expect: grid-stride-tail confirmed "covers an array of 128 in steps of the workgroup size along x (specialization constant 0, default 32), and only 'i' is checked against 128"
         // expect-note@-2: "'i' steps by the workgroup size"
     }
     barrier();

@@ -8,7 +8,7 @@ shared float w[256];
 
 void main() {
     for (uint i = 0; i < 256u; i += 96u) {
-        w[i + gl_LocalInvocationID.x] = weights[i + gl_LocalInvocationID.x];  // expect: grid-stride-tail "index i + gl_LocalInvocationID.x goes past the end of an array of 256: on the last iteration ('i' = 192) the invocations from 64 to 95 along x index 256 to 287"
+        w[i + gl_LocalInvocationID.x] = weights[i + gl_LocalInvocationID.x];  // expect: grid-stride-tail confirmed "index i + gl_LocalInvocationID.x goes past the end of an array of 256: on the last iteration ('i' = 192) the invocations from 64 to 95 along x index 256 to 287"
         // expect-note@-2: "'i' steps by 96, the workgroup size along x, and only it is checked against 256"
         // expect-note@-2: "i + gl_LocalInvocationID.x indexes an array of 256 the same way"
     }

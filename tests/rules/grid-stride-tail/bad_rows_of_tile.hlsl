@@ -9,7 +9,7 @@ groupshared float tile[8][100];
 [numthreads(16, 8, 1)]
 void main(uint3 gtid : SV_GroupThreadID, uint3 gid : SV_GroupID) {
     for (uint col = 0; col < 100; col += 16) {
-        tile[gtid.y][col + gtid.x] = src[(gid.x * 8 + gtid.y) * 100 + col + gtid.x];  // expect: grid-stride-tail "index col + SV_GroupThreadID.x goes past the end of an array of 100: on the last iteration ('col' = 96) the invocations from 4 to 15 along x index 100 to 111" // expect: shared-memory-race "invocations (4, 0) and (0, 1) both write tile[1][0]"
+        tile[gtid.y][col + gtid.x] = src[(gid.x * 8 + gtid.y) * 100 + col + gtid.x];  // expect: grid-stride-tail confirmed "index col + SV_GroupThreadID.x goes past the end of an array of 100: on the last iteration ('col' = 96) the invocations from 4 to 15 along x index 100 to 111" // expect: shared-memory-race "invocations (4, 0) and (0, 1) both write tile[1][0]"
     }
     GroupMemoryBarrierWithGroupSync();
     dst[(gid.x * 8 + gtid.y) * 100 + gtid.x] = tile[gtid.y][gtid.x];

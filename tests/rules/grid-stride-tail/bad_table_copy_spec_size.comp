@@ -17,7 +17,7 @@ shared uint table[256];
 
 void main() {
     for (uint i = 0; i < 256u; i += GROUP) {
-        table[i + gl_LocalInvocationIndex] = TABLE[i + gl_LocalInvocationIndex];  // expect: grid-stride-tail "index i + gl_LocalInvocationID.x covers an array of 256 in steps of the workgroup size along x (specialization constant 0, default 64), and only 'i' is checked against 256"
+        table[i + gl_LocalInvocationIndex] = TABLE[i + gl_LocalInvocationIndex];  // expect: grid-stride-tail confirmed "index i + gl_LocalInvocationID.x covers an array of 256 in steps of the workgroup size along x (specialization constant 0, default 64), and only 'i' is checked against 256"
         // expect-note@-2: "'i' steps by the workgroup size, which the host sets"
         // expect-note@-2: "i + gl_LocalInvocationID.x indexes an array of 256 the same way"
     }
