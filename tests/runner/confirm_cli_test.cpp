@@ -481,6 +481,42 @@ void main() {
   }
 }
 
+// Every shape runs at the default workgroup size before a varied size: each
+// size is another compile of the kernel, each shape only other push
+// constants. The tried setups come in that order.
+TEST_F(ConfirmRuns, ShapesRunAtTheDefaultWorkgroupBeforeAnyVariedSize) {
+  write("lane.comp", R"(#version 450
+#extension GL_KHR_shader_subgroup_basic : require
+layout(local_size_x_id = 0) in;
+layout(constant_id = 0) const uint BLOCK = 64;
+layout(push_constant) uniform Push { uint n; } p;
+layout(binding = 0) buffer Data { uint data[]; };
+void main() {
+    if (gl_GlobalInvocationID.x >= p.n) return;
+    if (gl_SubgroupInvocationID == 31) data[gl_WorkGroupID.x] = 1u;
+}
+)");
+  testing::KlintRun run = run_klint(
+      {"--no-cache", "--confirm", "--format", "json", "--select", "subgroup-size-assumed", "lane.comp"}, "", 120);
+  ASSERT_EQ(run.exit_code, 1) << run.err;
+  nlohmann::json report = nlohmann::json::parse(run.out);
+  ASSERT_EQ(report["findings"].size(), 1u) << run.out;
+  const nlohmann::json& c = report["findings"][0]["confirmation"];
+  if (!on_lavapipe()) GTEST_SKIP() << "lavapipe's subgroups are narrower than 32: " << c.dump();
+  ASSERT_EQ(c["status"], "inconclusive") << c.dump();
+  std::vector<std::string> tried;
+  for (const std::string detail : c["details"]) {
+    if (detail.starts_with("tried: ")) tried.push_back(detail.substr(7, detail.find(" at ") - 7));
+  }
+  ASSERT_GE(tried.size(), 4u) << c.dump();
+  // The shapes at 64, then the first shape at 32 and at 128, last.
+  const size_t shapes = tried.size() - 2;
+  for (size_t i = 0; i < shapes; ++i) EXPECT_NE(tried[i].find(", workgroup 64,1,1"), std::string::npos) << tried[i];
+  EXPECT_NE(tried[shapes].find(", workgroup 32,1,1"), std::string::npos) << tried[shapes];
+  EXPECT_NE(tried[shapes + 1].find(", workgroup 128,1,1"), std::string::npos) << tried[shapes + 1];
+  EXPECT_EQ(tried[shapes].substr(0, tried[shapes].find(", grid")), tried[0].substr(0, tried[0].find(", grid")));
+}
+
 // Two findings whose runs must show a race: shared-memory-race on 'a', in
 // every workgroup, and insufficient-barrier on 'b', only in workgroup 5,
 // which a confirming run's grid of two never starts.
