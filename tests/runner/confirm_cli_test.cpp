@@ -278,6 +278,27 @@ TEST(Confirm, FilesConfirmedInParallelKeepTheirOrder) {
 
 class ConfirmRuns : public testing::ScratchCwdTest {};
 
+// The verdict on the one finding of `rule` that `klint --confirm` makes in `file`.
+nlohmann::json only_confirmation(const std::string& file, const std::string& rule) {
+  testing::KlintRun run = run_klint({"--no-cache", "--confirm", "--format", "json", "--select", rule, file}, "", 120);
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  const nlohmann::json report = nlohmann::json::parse(run.out);
+  if (report["findings"].size() != 1) {
+    ADD_FAILURE() << "not one finding: " << run.out;
+    return nlohmann::json::object();
+  }
+  return report["findings"][0]["confirmation"];
+}
+
+// The setups a verdict says it tried, without the subgroup sizes they ran at.
+std::vector<std::string> tried_setups(const nlohmann::json& c) {
+  std::vector<std::string> tried;
+  for (const std::string detail : c.value("details", nlohmann::json::array())) {
+    if (detail.starts_with("tried: ")) tried.push_back(detail.substr(7, detail.find(" at ") - 7));
+  }
+  return tried;
+}
+
 // The race is on line 7; the kernel then loops long enough, on enough
 // workgroups, to outlast the timeout even on lavapipe (tests/runner/kernels.h).
 constexpr const char* kRaceThenEndless = R"(#version 450
@@ -455,12 +476,7 @@ void main() {
     if (gl_SubgroupInvocationID == 31) data[gl_WorkGroupID.x] = 1u;
 }
 )");
-  testing::KlintRun run = run_klint(
-      {"--no-cache", "--confirm", "--format", "json", "--select", "subgroup-size-assumed", "lane.comp"}, "", 120);
-  ASSERT_EQ(run.exit_code, 1) << run.err;
-  nlohmann::json report = nlohmann::json::parse(run.out);
-  ASSERT_EQ(report["findings"].size(), 1u) << run.out;
-  const nlohmann::json& c = report["findings"][0]["confirmation"];
+  const nlohmann::json c = only_confirmation("lane.comp", "subgroup-size-assumed");
   // Lane 31 exists in no subgroup narrower than 32: no run reaches the store,
   // so the runs say nothing of the finding.
   const std::string status = c["status"];
@@ -469,14 +485,9 @@ void main() {
     EXPECT_EQ(status, "inconclusive") << c.dump();
     EXPECT_EQ(summary, "the runs never reached line 7 or the others it is about, in any of 3 setups");
   }
-  std::vector<std::string> tried;
-  for (const std::string detail : c["details"]) {
-    if (detail.starts_with("tried: ")) tried.push_back(detail.substr(0, detail.find(" at ")));
-  }
   if (status == "inconclusive") {
-    EXPECT_EQ(tried, (std::vector<std::string>{"tried: grid 2,1,1, workgroup 64,1,1",
-                                               "tried: grid 2,1,1, workgroup 32,1,1",
-                                               "tried: grid 2,1,1, workgroup 128,1,1"}))
+    EXPECT_EQ(tried_setups(c), (std::vector<std::string>{"grid 2,1,1, workgroup 64,1,1", "grid 2,1,1, workgroup 32,1,1",
+                                                         "grid 2,1,1, workgroup 128,1,1"}))
         << c.dump();
   }
 }
@@ -496,18 +507,10 @@ void main() {
     if (gl_SubgroupInvocationID == 31) data[gl_WorkGroupID.x] = 1u;
 }
 )");
-  testing::KlintRun run = run_klint(
-      {"--no-cache", "--confirm", "--format", "json", "--select", "subgroup-size-assumed", "lane.comp"}, "", 120);
-  ASSERT_EQ(run.exit_code, 1) << run.err;
-  nlohmann::json report = nlohmann::json::parse(run.out);
-  ASSERT_EQ(report["findings"].size(), 1u) << run.out;
-  const nlohmann::json& c = report["findings"][0]["confirmation"];
+  const nlohmann::json c = only_confirmation("lane.comp", "subgroup-size-assumed");
   if (!on_lavapipe()) GTEST_SKIP() << "lavapipe's subgroups are narrower than 32: " << c.dump();
   ASSERT_EQ(c["status"], "inconclusive") << c.dump();
-  std::vector<std::string> tried;
-  for (const std::string detail : c["details"]) {
-    if (detail.starts_with("tried: ")) tried.push_back(detail.substr(7, detail.find(" at ") - 7));
-  }
+  const std::vector<std::string> tried = tried_setups(c);
   ASSERT_GE(tried.size(), 4u) << c.dump();
   // The shapes at 64, then the first shape at 32 and at 128, last.
   const size_t shapes = tried.size() - 2;
