@@ -53,6 +53,22 @@ def sandbox(source: pathlib.Path, where: pathlib.Path):
     (where / "my-gpu.json").write_text(json.dumps(target, indent=2), encoding="utf-8")
 
 
+# Commands that run kernels: lavapipe compiles them in forked children, which
+# leave before LeakSanitizer looks. Under tools/test --sanitize's full malloc
+# stacks, ASan unwinds through libgcc inside lavapipe's JIT and the child can
+# hang until klint's timeout (docs/runner.md, "Under AddressSanitizer"); they
+# take fast stacks, as the runner tests do (tests/CMakeLists.txt). Commands
+# that read devices in klint's own process (`klint devices`, `--target
+# device:N`) keep the full stacks that tools/lsan.supp needs.
+RUNS_KERNELS = re.compile(r"--confirm|\bklint run\b")
+
+
+def command_env(env, command):
+    if "ASAN_OPTIONS" not in env or not RUNS_KERNELS.search(command):
+        return env
+    return dict(env, ASAN_OPTIONS=env["ASAN_OPTIONS"] + ":fast_unwind_on_malloc=1")
+
+
 def main():
     source, klint = pathlib.Path(sys.argv[1]).resolve(), pathlib.Path(sys.argv[2]).resolve()
     documents = [source / "README.md"] + sorted((source / "docs").glob("*.md"))
@@ -70,7 +86,8 @@ def main():
                 ran += 1
                 where = f"{document.relative_to(source)}:{number}"
                 try:
-                    done = subprocess.run(["bash", "-c", command], cwd=work, env=env, capture_output=True,
+                    done = subprocess.run(["bash", "-c", command], cwd=work, env=command_env(env, command),
+                                          capture_output=True,
                                           text=True, errors="replace", timeout=300)
                 except subprocess.TimeoutExpired:
                     failures.append(f"{where}: {command}: timed out")
