@@ -54,6 +54,10 @@ bool only_written(const reflect::Binding& binding) {
          (binding.declared == reflect::Access::Write || binding.access == reflect::Access::Write);
 }
 
+bool may_write(const reflect::Binding& binding) {
+  return binding.access == reflect::Access::Write || binding.access == reflect::Access::ReadWrite;
+}
+
 bool ends_in_runtime_array(const reflect::BlockLayout& block) {
   return !block.members.empty() && block.members.back().type.ends_with("[]");
 }
@@ -95,7 +99,6 @@ std::optional<BufferSpec> make_buffer(const reflect::Binding& binding, uint64_t 
   size = std::max<uint64_t>((size + 3) / 4 * 4, 4);
   BufferSpec buffer{binding.set, binding.binding, storage ? BufferKind::Storage : BufferKind::Uniform, binding.name,
                     std::vector<uint8_t>(size), only_written(binding)};
-  buffer.written = storage && (binding.access == reflect::Access::Write || binding.access == reflect::Access::ReadWrite);
   if (buffer.sentinel) {
     for (size_t offset = 0; offset < size; offset += 4) std::memcpy(buffer.data.data() + offset, &kSentinelWord, 4);
   } else {
@@ -126,6 +129,7 @@ uint64_t buffer_bytes_to_give(const reflect::Binding& binding, uint64_t size, st
 bool add_buffers(const reflect::EntryPoint& entry, const std::vector<uint64_t>& bytes, const std::vector<bool>& given,
                  SplitMix64& random, Harness& harness, std::string* error) {
   const std::vector<reflect::Binding>& bindings = entry.bindings;
+  auto used = [](const reflect::Binding& b) { return b.access != reflect::Access::None; };
   for (size_t i = 0; i < bindings.size();) {
     if (!is_plain_buffer(bindings[i])) {
       ++i;
@@ -138,7 +142,6 @@ bool add_buffers(const reflect::EntryPoint& entry, const std::vector<uint64_t>& 
     }
     // What the views the kernel uses, or a manifest sized, ask for; else
     // what they all ask for, cut as for any binding the kernel never uses.
-    auto used = [](const reflect::Binding& b) { return b.access != reflect::Access::None; };
     uint64_t size = 0, unused_size = 0;
     bool needed = false, written = false;
     const reflect::Binding* filled = nullptr;  // a view used, one that is read where one is
@@ -149,7 +152,7 @@ bool add_buffers(const reflect::EntryPoint& entry, const std::vector<uint64_t>& 
         size = std::max(size, bytes[k]);
       }
       unused_size = std::max(unused_size, bytes[k]);
-      written |= b.access == reflect::Access::Write || b.access == reflect::Access::ReadWrite;
+      written |= may_write(b);
       if (used(b) && (!filled || (only_written(*filled) && !only_written(b)))) filled = &b;
     }
     if (!filled) filled = &bindings[i];

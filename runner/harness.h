@@ -70,6 +70,9 @@ size_t count_sentinel_words(const std::vector<uint8_t>& data);
 // filled with kSentinelWord.
 bool only_written(const reflect::Binding& binding);
 
+// Whether the kernel may write a binding: it stores to it or updates it atomically.
+bool may_write(const reflect::Binding& binding);
+
 // A buffer for `binding`, `size` bytes (rounded up to whole words, at least
 // one), filled with kSentinelWord when only written, else with next_float()
 // of `random` for every word. Fails with a reason for bindings the executor

@@ -13,8 +13,7 @@ namespace {
 
 // The bindings the kernel writes: the outputs worth comparing.
 bool is_output(const reflect::Binding& binding) {
-  return binding.type == reflect::DescriptorType::StorageBuffer &&
-         (binding.access == reflect::Access::Write || binding.access == reflect::Access::ReadWrite);
+  return binding.type == reflect::DescriptorType::StorageBuffer && may_write(binding);
 }
 
 // One binding of two runs, compared as compare() does.

@@ -478,7 +478,7 @@ bool add_resources(const reflect::EntryPoint& entry, const HarnessOptions& optio
     spec.kind = kind_of(binding.type);
     spec.name = binding.name;
     spec.count = binding.array_size == 0 ? kRuntimeDescriptors : binding.array_size;
-    spec.written = binding.access == reflect::Access::Write || binding.access == reflect::Access::ReadWrite;
+    spec.written = may_write(binding);
     if (binding.array_size == 0) {
       harness.guesses.push_back(fmt::format("{}: {} descriptors in its runtime array, each its own {}",
                                             binding_label(binding), kRuntimeDescriptors, to_string(spec.kind)));
