@@ -43,6 +43,7 @@
 #include "driver/variants.h"
 #include "klint_git_commit.h"  // generated at build time (driver/CMakeLists.txt)
 #include "rules/rule.h"
+#include "runner/isolate.h"
 #include "validate/device.h"
 #include "validate/targets.h"
 
@@ -563,13 +564,18 @@ int main(int argc, char** argv) {
   // started again with this one argument.
   constexpr std::string_view kWorkerFlag = "--compile-worker";
   if (argc == 2 && argv[1] == kWorkerFlag) return run_compile_worker(3);
+  // Kernels run in children (runner/isolate.h): this binary again, started
+  // with this one argument, the run on descriptor 3.
+  constexpr std::string_view kRunWorkerFlag = "--run-worker";
+  if (argc == 2 && argv[1] == kRunWorkerFlag) return runner::run_isolated_worker(3, 4, 5);
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
   // KLINT_COMPILE_IN_PROCESS=1 keeps glslang in this process: for a debugger,
   // and for measuring what the workers cost.
   if (const char* in_process = std::getenv("KLINT_COMPILE_IN_PROCESS"); !in_process || std::string_view(in_process) != "1") {
-    std::error_code ec;
-    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
     if (!ec) set_compile_isolation(CompileIsolation{{self.string(), std::string(kWorkerFlag)}});
   }
+  if (!ec) runner::set_run_isolation(runner::RunIsolation{{self.string(), std::string(kRunWorkerFlag)}});
   Arguments args;
   CLI::App app{"klint: find the pitfalls of Vulkan compute shaders (GLSL, HLSL, SPIR-V) before they run", "klint"};
   // "klint 0.1.0", and the commit a build from a git checkout was made from:

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runner/executor.h"
@@ -25,10 +26,30 @@ struct IsolateOptions {
   // kPipelineSeconds.
   double timeout_seconds = 10;
   ExecuteOptions execute;
-  // Called in the child before it executes; tests use it to stand in for a
-  // crashing driver.
+  // Set in the child's environment before the driver loads: lavapipe reads
+  // LP_NATIVE_VECTOR_WIDTH there.
+  std::vector<std::pair<std::string, std::string>> environment;
+  // Tests only: called in a forked child before it executes, to stand in for
+  // a crashing or slow driver. A run with one is forked, never a worker.
   std::function<void()> in_child;
 };
+
+// How a run gets its child. With no command (the library's default, and the
+// tests' that call the runner directly) the caller forks and the child
+// executes. With one, the child is that program, started afresh (klint itself
+// with `--run-worker`): it reads the run from a file on descriptor 3 and
+// answers as a forked child would, on 4 and 5. A process that forks while its
+// other threads lint may leave a lock held in the child, the allocator's among
+// them (GCC 12's AddressSanitizer takes no lock around fork), and that child
+// then waits forever; a fresh program holds none.
+struct RunIsolation {
+  std::vector<std::string> command;
+};
+void set_run_isolation(RunIsolation isolation);
+
+// The worker's side: reads the run from `request`, answers on `out` and
+// `ready`; the exit status is the child's.
+int run_isolated_worker(int request, int out, int ready);
 
 constexpr double kPipelineSeconds = 120;
 
@@ -38,8 +59,9 @@ struct IsolatedRun {
   Execution execution;  // for Completed
 };
 
-// Forks, executes in the child and reads its result through a pipe until the
-// timeout, then kills it (SIGKILL) and reaps it: no child outlives the call.
+// Starts a child (RunIsolation), executes there and reads its result through
+// a pipe until the timeout, then kills it (SIGKILL) and reaps it: no child
+// outlives the call.
 IsolatedRun run_isolated(const std::vector<uint32_t>& spirv, const std::string& entry_point, const Harness& harness,
                          const IsolateOptions& options);
 

@@ -26,9 +26,7 @@ Observation run_once(const Observations& o, const Harness& harness, const std::s
   } else if (subgroup_size) {
     // Read by lavapipe when the loader loads it, which happens in the child
     // (runner/isolate.cpp keeps Mesa's shader cache out of it).
-    isolate.in_child = [subgroup_size] {
-      setenv("LP_NATIVE_VECTOR_WIDTH", std::to_string(subgroup_size * 32).c_str(), 1);
-    };
+    isolate.environment.emplace_back("LP_NATIVE_VECTOR_WIDTH", std::to_string(subgroup_size * 32));
   }
   IsolatedRun run = run_isolated(o.instrumented.spirv, entry_point, harness, isolate);
   Observation observation;

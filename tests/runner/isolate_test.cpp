@@ -134,5 +134,84 @@ TEST(Isolate, ExecutorErrorsComeBackAsFailed) {
   expect_no_children();
 }
 
+// The same runs through a worker: klint itself, started afresh, as klint's
+// own runs are (runner/isolate.h, RunIsolation).
+class IsolateWorker : public ::testing::Test {
+ protected:
+  void SetUp() override { set_run_isolation({{KLINT_BINARY, "--run-worker"}}); }
+  void TearDown() override { set_run_isolation({}); }
+};
+
+// Push constants, a specialization constant, the grid, a uniform and a
+// storage buffer reach the kernel, and the worker's outcome is the forked
+// child's, byte for byte.
+TEST_F(IsolateWorker, EverythingTheHarnessGivesReachesTheKernelAsInAForkedChild) {
+  const char* source = R"(#version 450
+layout(local_size_x = 4) in;
+layout(constant_id = 0) const uint kScale = 1u;
+layout(push_constant) uniform Push { uint add; } pc;
+layout(set = 0, binding = 0) uniform Params { uint base; } params;
+layout(set = 0, binding = 1) buffer Out { uint values[]; } out_;
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  out_.values[i] = params.base + pc.add + kScale * i;
+}
+)";
+  Harness harness;
+  harness.buffers.push_back({0, 0, BufferKind::Uniform, "Params", {100, 0, 0, 0}, false, false});
+  harness.buffers.push_back({0, 1, BufferKind::Storage, "Out", std::vector<uint8_t>(4 * 12, 0)});
+  harness.push_constants = {20, 0, 0, 0};
+  harness.specialization.push_back(spec_u32(0, 3));
+  harness.grid = {3, 1, 1};
+  IsolateOptions options;
+  options.environment.emplace_back("LP_NATIVE_VECTOR_WIDTH", "256");
+  const std::vector<uint32_t> spirv = spirv_from_glsl(source);
+  IsolatedRun run = run_isolated(spirv, "main", harness, options);
+  ASSERT_EQ(run.verdict, Verdict::Completed) << run.message;
+  ASSERT_EQ(run.execution.buffers.size(), 2u);
+  for (uint32_t i = 0; i < 12; ++i) EXPECT_EQ(word(run.execution.buffers[1].data, i), 120 + 3 * i);
+  if (run.execution.device.find("llvmpipe") != std::string::npos) {
+    EXPECT_EQ(run.execution.min_subgroup_size, 8u);
+  }
+  expect_no_children();
+
+  set_run_isolation({});
+  IsolatedRun forked = run_isolated(spirv, "main", harness, options);
+  ASSERT_EQ(forked.verdict, Verdict::Completed) << forked.message;
+  ASSERT_EQ(forked.execution.buffers.size(), run.execution.buffers.size());
+  for (size_t b = 0; b < run.execution.buffers.size(); ++b) {
+    EXPECT_EQ(forked.execution.buffers[b].data, run.execution.buffers[b].data) << b;
+  }
+  EXPECT_EQ(forked.execution.guard_violations.size(), run.execution.guard_violations.size());
+  EXPECT_EQ(forked.execution.min_subgroup_size, run.execution.min_subgroup_size);
+}
+
+TEST_F(IsolateWorker, EndlessKernelTimesOutAndIsKilled) {
+  IsolateOptions options;
+  options.timeout_seconds = 2;
+  Harness harness = words_buffer(4);
+  harness.grid = {65535, 65535, 1};
+  IsolatedRun run = run_isolated(spirv_from_glsl(testing::kEndlessKernel), "main", harness, options);
+  EXPECT_EQ(run.verdict, Verdict::TimedOut) << run.message;
+  EXPECT_EQ(run.message, "timed out after 2 s");
+  expect_no_children();
+}
+
+TEST_F(IsolateWorker, AWorkerThatCannotStartFailsWithItsReason) {
+  set_run_isolation({{"/nonexistent/klint", "--run-worker"}});
+  IsolatedRun run = run_isolated(spirv_from_glsl("#version 450\nlayout(local_size_x = 1) in;\nvoid main() {}\n"),
+                                 "main", {}, {});
+  EXPECT_EQ(run.verdict, Verdict::Failed);
+  EXPECT_EQ(run.message, "cannot start the run worker /nonexistent/klint: No such file or directory");
+  expect_no_children();
+}
+
+TEST_F(IsolateWorker, ExecutorErrorsComeBackAsFailed) {
+  IsolatedRun run = run_isolated({0x07230203, 1, 2, 3}, "main", words_buffer(4), {});
+  EXPECT_EQ(run.verdict, Verdict::Failed);
+  EXPECT_TRUE(run.message.starts_with("invalid SPIR-V: ")) << run.message;
+  expect_no_children();
+}
+
 }  // namespace
 }  // namespace klint::runner

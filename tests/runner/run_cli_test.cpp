@@ -2,10 +2,15 @@
 #include <gtest/gtest.h>
 
 #include <fmt/core.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
+#include <thread>
 
 #include "runner/harness.h"
 #include "tests/runner/kernels.h"
@@ -143,6 +148,72 @@ TEST_F(RunCli, EndlessKernelTimesOutAndExitsOne) {
   EXPECT_EQ(run.exit_code, 1) << run.err;
   EXPECT_NE(run.out.find("\nverdict: timed out after 1 s\n"), std::string::npos) << run.out;
   EXPECT_EQ(run.out.find("device:"), std::string::npos) << run.out;
+}
+
+// The processes whose parent is `parent` and whose command line ends in
+// `--run-worker`.
+std::vector<pid_t> run_workers_of(pid_t parent) {
+  std::vector<pid_t> out;
+  std::error_code ec;
+  for (const fs::directory_entry& entry : fs::directory_iterator("/proc", ec)) {
+    const std::string name = entry.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat(entry.path() / "stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    // pid (comm) state ppid ...
+    const size_t close = text.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream rest(text.substr(close + 1));
+    std::string state;
+    pid_t ppid = 0;
+    rest >> state >> ppid;
+    std::ifstream cmdline(entry.path() / "cmdline");
+    std::string words((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
+    if (ppid == parent && words.ends_with(std::string("--run-worker") + '\0')) out.push_back(std::stoi(name));
+  }
+  return out;
+}
+
+// Gone, or ended and waiting for its new parent to reap it.
+bool ended(pid_t pid) {
+  std::ifstream stat(fmt::format("/proc/{}/stat", pid));
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const size_t close = text.rfind(')');
+  return close == std::string::npos || text.substr(close + 2, 1) == "Z";
+}
+
+// A klint killed while a kernel runs (a CI job's or a test's timeout) takes
+// the worker running the kernel with it.
+TEST_F(RunCli, AKilledKlintLeavesNoWorkerRunningTheKernel) {
+  write("endless.comp", runner::testing::kEndlessKernel);
+  const std::string file = (dir_ / "endless.comp").string();
+  const pid_t klint = fork();
+  ASSERT_GE(klint, 0);
+  if (klint == 0) {
+    freopen("/dev/null", "w", stdout);
+    execl(KLINT_BINARY, KLINT_BINARY, "run", file.c_str(), "--timeout", "60", "--grid", "65535,65535",
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  std::vector<pid_t> workers;
+  for (int i = 0; i < 300 && workers.empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    workers = run_workers_of(klint);
+  }
+  // Well into the dispatch: a worker still making the pipeline would die
+  // of the closed pipe at its first write.
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  kill(klint, SIGKILL);
+  int status = 0;
+  waitpid(klint, &status, 0);
+  ASSERT_EQ(workers.size(), 1u);
+  bool gone = false;
+  for (int i = 0; i < 100 && !gone; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    gone = ended(workers[0]);
+  }
+  EXPECT_TRUE(gone) << "worker " << workers[0] << " outlived klint";
+  if (!gone) kill(workers[0], SIGKILL);
 }
 
 // Without --specialization a constant keeps its declared default, also the
