@@ -67,6 +67,10 @@ enum class RunEvidence {
   // Not a run: the finding's rule, run against the limits a Vulkan device at
   // hand reports, finds it again there.
   DeviceLimit,
+  // Not a run: the statistics the device's compiler reports for the kernel's
+  // pipeline (VK_KHR_pipeline_executable_properties) show scratch memory or
+  // spilled registers.
+  PipelineStatistics,
 };
 
 // What klint says of a rule beyond the name its findings carry (RuleInfo):

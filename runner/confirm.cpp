@@ -24,6 +24,7 @@
 #include "runner/infer_setup.h"
 #include "runner/manifest.h"
 #include "runner/observe.h"
+#include "runner/pipeline_statistics.h"
 #include "runner/resources.h"
 #include "rules/rule.h"
 
@@ -598,6 +599,24 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
     for (size_t i = 0; i < plan->matrix.size(); ++i) shapes.push_back(shape_at(*plan, i));
   } else {
     shapes.emplace_back();
+  }
+  // Where the compiler keeps the kernel's values is for its statistics to
+  // show: read once, of the kernel specialized as its first setup runs it.
+  auto by_statistics = [&](size_t i) { return evidence_of(*findings[i]) == RunEvidence::PipelineStatistics; };
+  if (std::any_of(pending.begin(), pending.end(), by_statistics)) {
+    std::optional<Harness> h = confirmer.harness(Setup{shapes.front(), std::nullopt, std::nullopt}, &error);
+    const IsolatedRun capture =
+        h ? capture_statistics(spirv, entry->name, *h, options) : IsolatedRun{Verdict::Failed, error, {}};
+    for (size_t k = pending.size(); k-- > 0;) {
+      if (!by_statistics(pending[k])) continue;
+      const Diagnostic& d = *findings[pending[k]];
+      const size_t of_rule = static_cast<size_t>(
+          std::count_if(findings.begin(), findings.end(), [&](const Diagnostic* f) { return f->rule == d.rule; }));
+      verdicts[pending[k]] = statistics_verdict(d, of_rule, capture);
+      pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(k));
+      lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(k));
+    }
+    if (pending.empty()) return verdicts;
   }
   std::vector<std::string> tried;
   std::vector<std::string> guesses;

@@ -163,6 +163,8 @@ std::string_view not_shown(RunEvidence evidence) {
       return "no index at or past the end of its array";
     case RunEvidence::DeviceLimit:
       return "no device at hand with a limit it exceeds";
+    case RunEvidence::PipelineStatistics:
+      return "no scratch memory in the compiler's statistics";
   }
   return "nothing";
 }
@@ -203,7 +205,8 @@ bool matches(RunEvidence evidence, const ShadowFinding& f, const Instrumented& i
     case RunEvidence::BankConflict:
     case RunEvidence::Coalescing:
     case RunEvidence::DeviceLimit:
-      return false;  // spreads, not shadow findings; limits, no run
+    case RunEvidence::PipelineStatistics:
+      return false;  // spreads, not shadow findings; limits and statistics, no run
   }
   return false;
 }

@@ -125,6 +125,16 @@ struct ResourceResult {
   std::vector<std::vector<uint8_t>> data;  // per element, laid out as ResourceSpec::data
 };
 
+// One statistic the device's compiler reports for an executable of the
+// pipeline (VK_KHR_pipeline_executable_properties): "Scratch size" = 1024.
+struct PipelineStatistic {
+  std::string executable;  // the executable's name, e.g. "Compute Shader"
+  std::string name;
+  std::string description;
+  double value = 0;  // booleans as 0 and 1
+  std::string text;  // the value as the driver gave it: an integer exactly
+};
+
 struct Execution {
   std::string device;                 // the device's name
   std::vector<BufferResult> buffers;  // in the harness's order
@@ -135,6 +145,10 @@ struct Execution {
   // subgroup size control), 0 when it cannot require one.
   uint32_t min_subgroup_size = 0;
   uint32_t max_subgroup_size = 0;
+  // ExecuteOptions::capture_statistics: whether the device offers pipeline
+  // statistics, and what its compiler reported for the kernel.
+  bool statistics_offered = false;
+  std::vector<PipelineStatistic> statistics;
 };
 
 struct ExecuteOptions {
@@ -156,6 +170,11 @@ struct ExecuteOptions {
   // gave it, and for real kernels that is most of the bytes (matrices,
   // weights) a run would otherwise copy back through the isolating pipe.
   bool read_back_unwritten = true;
+  // Creates the pipeline with VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR
+  // where the device offers VK_KHR_pipeline_executable_properties, reads what
+  // its compiler reports (Execution::statistics), and returns Completed
+  // without making resources or dispatching.
+  bool capture_statistics = false;
 };
 
 enum class ExecuteStatus { Completed, Failed, DeviceLost };

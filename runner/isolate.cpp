@@ -106,6 +106,7 @@ std::vector<uint8_t> serialize(const std::vector<uint32_t>& spirv, const std::st
   w.u64(static_cast<uint64_t>(execute.target_env));
   w.u64(execute.validated);
   w.u64(execute.read_back_unwritten);
+  w.u64(execute.capture_statistics);
   w.u64(harness.buffers.size());
   for (const BufferSpec& b : harness.buffers) {
     w.u64(b.set);
@@ -147,7 +148,7 @@ std::optional<Request> deserialize_request(const std::vector<uint8_t>& bytes) {
   ExecuteOptions& e = request.execute;
   if (!r.blob(words) || words.size() % sizeof(uint32_t) != 0 || !r.blob(request.entry_point) || !r.u64(has_device) ||
       !r.u64(device) || !r.number(e.required_subgroup_size) || !r.number(e.target_env) || !r.number(e.validated) ||
-      !r.number(e.read_back_unwritten) || !r.u64(count)) {
+      !r.number(e.read_back_unwritten) || !r.number(e.capture_statistics) || !r.u64(count)) {
     return std::nullopt;
   }
   request.spirv.resize(words.size() / sizeof(uint32_t));
@@ -224,6 +225,15 @@ std::vector<uint8_t> serialize(const ExecuteOutcome& outcome) {
   w.u64(e.dispatch_nanoseconds);
   w.u64(e.min_subgroup_size);
   w.u64(e.max_subgroup_size);
+  w.u64(e.statistics_offered);
+  w.u64(e.statistics.size());
+  for (const PipelineStatistic& s : e.statistics) {
+    w.text(s.executable);
+    w.text(s.name);
+    w.text(s.description);
+    w.blob(&s.value, sizeof s.value);
+    w.text(s.text);
+  }
   return std::move(w.out);
 }
 
@@ -263,7 +273,20 @@ std::optional<ExecuteOutcome> deserialize(const std::vector<uint8_t>& bytes) {
     e.resources.push_back(std::move(resource));
   }
   if (!r.u64(e.dispatch_nanoseconds) || !r.number(e.min_subgroup_size) || !r.number(e.max_subgroup_size) ||
-      !r.done()) {
+      !r.number(e.statistics_offered) || !r.u64(count) || count > bytes.size()) {
+    return std::nullopt;
+  }
+  for (uint64_t i = 0; i < count; ++i) {
+    PipelineStatistic s;
+    std::string value;
+    if (!r.blob(s.executable) || !r.blob(s.name) || !r.blob(s.description) || !r.blob(value) ||
+        value.size() != sizeof s.value || !r.blob(s.text)) {
+      return std::nullopt;
+    }
+    std::memcpy(&s.value, value.data(), sizeof s.value);
+    e.statistics.push_back(std::move(s));
+  }
+  if (!r.done()) {
     return std::nullopt;
   }
   return outcome;

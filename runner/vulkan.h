@@ -16,6 +16,7 @@ namespace klint::runner {
   X(vkGetPhysicalDeviceFeatures2)          \
   X(vkGetPhysicalDeviceQueueFamilyProperties) \
   X(vkGetPhysicalDeviceMemoryProperties)   \
+  X(vkEnumerateDeviceExtensionProperties)  \
   X(vkCreateDevice)                        \
   X(vkDestroyDevice)                       \
   X(vkGetDeviceQueue)                      \
@@ -68,9 +69,12 @@ namespace klint::runner {
   X(vkCmdCopyBufferToImage)                \
   X(vkCmdCopyImageToBuffer)
 
-// Entry points a loader older than Vulkan 1.2 may lack: null then.
+// Entry points a loader older than Vulkan 1.2 may lack, and those of
+// extensions: null then.
 #define KLINT_RUNNER_OPTIONAL_VULKAN_FUNCTIONS(X) \
-  X(vkGetBufferDeviceAddress)
+  X(vkGetBufferDeviceAddress)                     \
+  X(vkGetPipelineExecutablePropertiesKHR)         \
+  X(vkGetPipelineExecutableStatisticsKHR)
 
 // One instance and the functions above; the instance is destroyed with it.
 struct Vulkan {

@@ -111,8 +111,10 @@ TEST_P(Confirm, EachFindingGetsTheVerdictItsFixtureNames) {
       const std::string summary = c["summary"];
       // A witness names the run and either the accesses or the outputs that
       // differ; a limit's, the device whose own limit the kernel exceeds.
-      const bool limit = RuleRegistry::describe(*RuleRegistry::find(rule)).run_evidence == RunEvidence::DeviceLimit;
-      EXPECT_TRUE(limit ? summary.starts_with("on device:")
+      const RunEvidence evidence = RuleRegistry::describe(*RuleRegistry::find(rule)).run_evidence;
+      const bool limit = evidence == RunEvidence::DeviceLimit;
+      EXPECT_TRUE(limit                                          ? summary.starts_with("on device:")
+                  : evidence == RunEvidence::PipelineStatistics ? summary.starts_with("on ")
                         : summary.starts_with("at subgroup size ") ||
                               summary.starts_with("at the device's subgroup size: ") ||
                               summary.starts_with("the output differs"))

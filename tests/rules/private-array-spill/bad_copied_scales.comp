@@ -9,7 +9,7 @@ layout(binding = 1) writeonly buffer Out { uint result[]; };
 
 void main() {
     uint block = gl_GlobalInvocationID.x / 32;
-    const uint[4] scales = blocks[block].scales;  // expect: private-array-spill "'scales' of 4 uints (16 bytes)"
+    const uint[4] scales = blocks[block].scales;  // expect: private-array-spill inconclusive "'scales' of 4 uints (16 bytes)"
     uvec4 all_scales = uvec4(scales[0], scales[1], scales[2], scales[3]);
     uint scale = scales[(gl_GlobalInvocationID.x % 32) / 8];
     result[gl_GlobalInvocationID.x] = blocks[block].data[gl_GlobalInvocationID.x % 32] * scale + all_scales.w;

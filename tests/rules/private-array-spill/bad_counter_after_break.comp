@@ -8,7 +8,7 @@ layout(binding = 1) writeonly buffer Out { float y[]; };
 
 void main() {
     uint gid = gl_GlobalInvocationID.x;
-    float prefix[8];  // expect: private-array-spill "'prefix' of 8 floats (32 bytes) is indexed dynamically"
+    float prefix[8];  // expect: private-array-spill inconclusive "'prefix' of 8 floats (32 bytes) is indexed dynamically"
     float s = 0.0;
     uint n = 0u;
     for (; n < 8u; ++n) {

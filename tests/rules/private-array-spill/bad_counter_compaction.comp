@@ -8,7 +8,7 @@ layout(binding = 1) writeonly buffer Out { float y[]; };
 
 void main() {
     uint base = gl_GlobalInvocationID.x * 8u;
-    float kept[8];  // expect: private-array-spill "'kept' of 8 floats (32 bytes) is indexed dynamically"
+    float kept[8];  // expect: private-array-spill inconclusive "'kept' of 8 floats (32 bytes) is indexed dynamically"
     uint n = 0u;
     for (uint i = 0u; i < 8u; ++i) {
         float v = x[base + i];

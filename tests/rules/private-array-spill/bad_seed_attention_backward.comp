@@ -13,8 +13,8 @@ layout(push_constant) uniform Params { uint head_dim; uint seq_len; };
 
 void main() {
     uint row = gl_GlobalInvocationID.x;
-    float regQ[64];  // expect: private-array-spill "'regQ' of 64 floats (256 bytes) is indexed dynamically"
-    float regO[64];  // expect: private-array-spill "'regO' of 64 floats (256 bytes)"
+    float regQ[64];  // expect: private-array-spill inconclusive "'regQ' of 64 floats (256 bytes) is indexed dynamically"
+    float regO[64];  // expect: private-array-spill inconclusive "'regO' of 64 floats (256 bytes)"
     for (uint d = 0; d < head_dim; ++d) {
         regQ[d] = q[row * head_dim + d];  // expect: uncoalesced-global-access "read 'q' head_dim elements"
         regO[d] = o[row * head_dim + d];  // expect: uncoalesced-global-access "read 'o' head_dim elements"

@@ -9,7 +9,7 @@ const uint PER_INVOCATION = (N > W) ? N / W : 1u;
 layout(std430, binding = 0) buffer Data { float x[]; };
 
 void main() {
-    float kept[PER_INVOCATION];  // expect: private-array-spill "'kept' of 16 floats (64 bytes) is indexed dynamically" // expect-note@+3: "indexed here with a value computed from gl_GlobalInvocationID"
+    float kept[PER_INVOCATION];  // expect: private-array-spill inconclusive "'kept' of 16 floats (64 bytes) is indexed dynamically" // expect-note@+3: "indexed here with a value computed from gl_GlobalInvocationID"
     for (uint i = 0u; i < PER_INVOCATION; ++i) kept[i] = x[gl_GlobalInvocationID.x * PER_INVOCATION + i];
     uint pick = uint(x[gl_GlobalInvocationID.x]) % PER_INVOCATION;
     x[gl_GlobalInvocationID.x] = kept[pick];
