@@ -641,10 +641,9 @@ class PrivateArraySpill final : public Rule {
     std::string size = fmt::format("of {} ({} bytes)", describe_array(module, array.type),
                                    module.type_size(array.type).value_or(0));
     std::string message =
-        dynamic ? fmt::format("per-invocation array{} {} is indexed dynamically and will spill to scratch memory",
+        dynamic ? fmt::format("per-invocation array{} {} is indexed dynamically and may spill to scratch memory",
                               shown, size)
-                : fmt::format("per-invocation array{} {} is larger than {} bytes and is likely to spill to scratch "
-                              "memory",
+                : fmt::format("per-invocation array{} {} is larger than {} bytes and may spill to scratch memory",
                               shown, size, kRegisterArrayBytes);
     Location at = module.nearest_location(*first);
     Location before = dynamic && has_line(dynamic->chain) ? module.nearest_location(*dynamic->chain) : at;
