@@ -575,7 +575,11 @@ int main(int argc, char** argv) {
   if (const char* in_process = std::getenv("KLINT_COMPILE_IN_PROCESS"); !in_process || std::string_view(in_process) != "1") {
     if (!ec) set_compile_isolation(CompileIsolation{{self.string(), std::string(kWorkerFlag)}});
   }
-  if (!ec) runner::set_run_isolation(runner::RunIsolation{{self.string(), std::string(kRunWorkerFlag)}});
+  // KLINT_RUN_FORKED=1 runs kernels in children forked from this process:
+  // for measuring what the workers cost.
+  if (const char* forked = std::getenv("KLINT_RUN_FORKED"); !forked || std::string_view(forked) != "1") {
+    if (!ec) runner::set_run_isolation(runner::RunIsolation{{self.string(), std::string(kRunWorkerFlag)}});
+  }
   Arguments args;
   CLI::App app{"klint: find the pitfalls of Vulkan compute shaders (GLSL, HLSL, SPIR-V) before they run", "klint"};
   // "klint 0.1.0", and the commit a build from a git checkout was made from:

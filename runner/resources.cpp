@@ -285,11 +285,10 @@ bool make_image_like(const reflect::Binding& binding, const std::array<uint64_t,
   const bool writable = spec.kind == ResourceKind::StorageImage || spec.kind == ResourceKind::StorageTexelBuffer;
   spec.sentinel = writable && only_written_image(binding) && holds_sentinel(format);
   for (uint32_t element = 0; element < spec.count; ++element) {
-    // A binding the kernel never uses is not bound (docs/runner.md): its
-    // texels stay zero and draw nothing from the sequence.
-    spec.data.push_back(binding.access == reflect::Access::None
-                            ? std::vector<uint8_t>(count * format.parts * format.part_bytes)
-                            : texels(format, count, spec.sentinel, random));
+    // A binding the kernel never uses is not bound (docs/runner.md): it
+    // gets no texels, and draws nothing from the sequence.
+    spec.data.push_back(binding.access == reflect::Access::None ? std::vector<uint8_t>()
+                                                                : texels(format, count, spec.sentinel, random));
   }
   std::string what = fmt::format("{}: {}{} {}{}", binding_label(binding),
                                  spec.count > 1 ? fmt::format("{} of them, each ", spec.count) : "", extent_text(spec),

@@ -263,5 +263,28 @@ void main() { imageStore(picture, ivec2(gl_GlobalInvocationID.xy), vec4(1)); }
   EXPECT_EQ(count_sentinel_words(picture.data[0]), 16u);
 }
 
+// An image the kernel never uses is never bound: it gets its shape and no
+// texels, which each run would otherwise copy to the worker that runs it.
+TEST(DefaultHarness, AnImageTheKernelNeverUsesGetsNoTexels) {
+  const char* source = R"(#version 450
+layout(local_size_x = 4) in;
+layout(set = 0, binding = 0, rgba32f) uniform readonly image2D unused[3];
+layout(set = 0, binding = 1, r32f) uniform image2D picture;
+void main() { imageStore(picture, ivec2(gl_GlobalInvocationID.xy), vec4(1)); }
+)";
+  std::string error;
+  std::optional<Harness> harness = default_harness(entry_of(source), {}, &error);
+  ASSERT_TRUE(harness) << error;
+  ASSERT_EQ(harness->resources.size(), 2u);
+  const ResourceSpec& unused = harness->resources[0].binding == 0 ? harness->resources[0] : harness->resources[1];
+  const ResourceSpec& picture = harness->resources[0].binding == 1 ? harness->resources[0] : harness->resources[1];
+  EXPECT_EQ(unused.count, 3u);
+  EXPECT_GT(unused.extent[0], 0u);
+  ASSERT_EQ(unused.data.size(), 3u);
+  for (const std::vector<uint8_t>& element : unused.data) EXPECT_TRUE(element.empty());
+  ASSERT_EQ(picture.data.size(), 1u);
+  EXPECT_FALSE(picture.data[0].empty());
+}
+
 }  // namespace
 }  // namespace klint::runner
