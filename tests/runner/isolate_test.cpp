@@ -34,7 +34,19 @@ Harness words_buffer(uint32_t words) {
   return harness;
 }
 
-TEST(Isolate, CompletedRunBringsBackBuffersAndGuards) {
+// What any child answers alike: one forked (the library's default) and a
+// worker, klint itself started afresh (RunIsolation), as klint's runs are.
+class IsolateEitherWay : public ::testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override {
+    if (GetParam()) set_run_isolation({{KLINT_BINARY, "--run-worker"}});
+  }
+  void TearDown() override { set_run_isolation({}); }
+};
+INSTANTIATE_TEST_SUITE_P(Child, IsolateEitherWay, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& info) { return info.param ? "Worker" : "Forked"; });
+
+TEST_P(IsolateEitherWay, CompletedRunBringsBackBuffersAndGuards) {
   const char* source = R"(#version 450
 layout(local_size_x = 32) in;
 layout(set = 0, binding = 0) buffer Data { uint values[24]; } data;
@@ -90,7 +102,7 @@ TEST(Isolate, TheDriversCompileAtTheFirstDispatchIsNotTheRun) {
   expect_no_children();
 }
 
-TEST(Isolate, EndlessKernelTimesOutAndIsKilled) {
+TEST_P(IsolateEitherWay, EndlessKernelTimesOutAndIsKilled) {
   const char* source = testing::kEndlessKernel;
   IsolateOptions options;
   options.timeout_seconds = 2;
@@ -127,7 +139,7 @@ TEST(Isolate, ChildThatExitsWithoutAResultFails) {
   expect_no_children();
 }
 
-TEST(Isolate, ExecutorErrorsComeBackAsFailed) {
+TEST_P(IsolateEitherWay, ExecutorErrorsComeBackAsFailed) {
   IsolatedRun run = run_isolated({0x07230203, 1, 2, 3}, "main", words_buffer(4), {});
   EXPECT_EQ(run.verdict, Verdict::Failed);
   EXPECT_TRUE(run.message.starts_with("invalid SPIR-V: ")) << run.message;
@@ -186,30 +198,12 @@ void main() {
   EXPECT_EQ(forked.execution.min_subgroup_size, run.execution.min_subgroup_size);
 }
 
-TEST_F(IsolateWorker, EndlessKernelTimesOutAndIsKilled) {
-  IsolateOptions options;
-  options.timeout_seconds = 2;
-  Harness harness = words_buffer(4);
-  harness.grid = {65535, 65535, 1};
-  IsolatedRun run = run_isolated(spirv_from_glsl(testing::kEndlessKernel), "main", harness, options);
-  EXPECT_EQ(run.verdict, Verdict::TimedOut) << run.message;
-  EXPECT_EQ(run.message, "timed out after 2 s");
-  expect_no_children();
-}
-
 TEST_F(IsolateWorker, AWorkerThatCannotStartFailsWithItsReason) {
   set_run_isolation({{"/nonexistent/klint", "--run-worker"}});
   IsolatedRun run = run_isolated(spirv_from_glsl("#version 450\nlayout(local_size_x = 1) in;\nvoid main() {}\n"),
                                  "main", {}, {});
   EXPECT_EQ(run.verdict, Verdict::Failed);
   EXPECT_EQ(run.message, "cannot start the run worker /nonexistent/klint: No such file or directory");
-  expect_no_children();
-}
-
-TEST_F(IsolateWorker, ExecutorErrorsComeBackAsFailed) {
-  IsolatedRun run = run_isolated({0x07230203, 1, 2, 3}, "main", words_buffer(4), {});
-  EXPECT_EQ(run.verdict, Verdict::Failed);
-  EXPECT_TRUE(run.message.starts_with("invalid SPIR-V: ")) << run.message;
   expect_no_children();
 }
 
