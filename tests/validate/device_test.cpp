@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "validate/targets.h"
+#include "validate/vulkan_loader.h"
 
 namespace klint {
 namespace {
@@ -25,6 +26,15 @@ std::optional<uint32_t> lavapipe_index() {
   }
   ADD_FAILURE() << "no llvmpipe device; " << (error.empty() ? "other devices were found" : error);
   return std::nullopt;
+}
+
+// A driver's error reads as its name: NVIDIA answered a pipeline it could
+// not compile with VK_ERROR_UNKNOWN, which printed as "VkResult -13".
+TEST(VulkanResultName, NamesTheErrorsADriverReturns) {
+  EXPECT_EQ(vulkan_result_name(VK_ERROR_UNKNOWN), "VK_ERROR_UNKNOWN");
+  EXPECT_EQ(vulkan_result_name(VK_ERROR_OUT_OF_POOL_MEMORY), "VK_ERROR_OUT_OF_POOL_MEMORY");
+  EXPECT_EQ(vulkan_result_name(VK_ERROR_DEVICE_LOST), "VK_ERROR_DEVICE_LOST");
+  EXPECT_EQ(vulkan_result_name(static_cast<VkResult>(-77)), "VkResult -77");
 }
 
 TEST(Device, ListDevicesFindsLavapipe) {
