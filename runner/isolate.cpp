@@ -341,22 +341,17 @@ int above_standard(int fd) {
   return moved;
 }
 
-// The run written to an anonymous file, read from its start.
+// The run, one frame, written to an anonymous file and read from its start.
 int request_file(const std::vector<uint8_t>& bytes, std::string* error) {
   const int fd = memfd_create("klint-run", MFD_CLOEXEC);
   if (fd < 0) {
     *error = fmt::format("memfd_create: {}", std::strerror(errno));
     return -1;
   }
-  for (size_t done = 0; done < bytes.size();) {
-    const ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      *error = fmt::format("writing the run: {}", std::strerror(errno));
-      close(fd);
-      return -1;
-    }
-    done += static_cast<size_t>(n);
+  if (!isolation::write_frame(fd, bytes)) {
+    *error = fmt::format("writing the run: {}", std::strerror(errno));
+    close(fd);
+    return -1;
   }
   lseek(fd, 0, SEEK_SET);
   return above_standard(fd);
@@ -516,16 +511,10 @@ int run_isolated_worker(int request, int out, int ready) {
   // Killed with the thread that started it, which waits for it: a klint that
   // is killed leaves no worker running a kernel behind.
   prctl(PR_SET_PDEATHSIG, SIGKILL);
-  std::vector<uint8_t> bytes;
-  uint8_t chunk[1 << 16];
-  for (;;) {
-    const ssize_t n = read(request, chunk, sizeof chunk);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return 4;
-    if (n == 0) break;
-    bytes.insert(bytes.end(), chunk, chunk + n);
-  }
+  isolation::Frame frame = isolation::read_frame(request, std::nullopt);
   close(request);
+  if (frame.end != isolation::ReadEnd::Complete) return 4;
+  std::vector<uint8_t>& bytes = frame.bytes;
   std::optional<Request> run = deserialize_request(bytes);
   if (!run) return 4;
   bytes = {};
