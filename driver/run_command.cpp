@@ -176,8 +176,8 @@ void print_checks(std::ostream& out, const runner::OutputChecks& checks) {
     }
     const runner::OutputDifference& d = *check.difference;
     out << fmt::format("{}: '{}' differs: word {} is {}, {} {} ({} word{} differ{}; {})\n", check.against,
-                       check.binding, d.first_word, runner::word_text(d.a, check.is_float), check.theirs,
-                       runner::word_text(d.b, check.is_float), d.words, d.words == 1 ? "" : "s",
+                       check.binding, d.first_word, runner::word_text(d.a, check.words), check.theirs,
+                       runner::word_text(d.b, check.words), d.words, d.words == 1 ? "" : "s",
                        d.words == 1 ? "s" : "", d.symptom);
   }
 }

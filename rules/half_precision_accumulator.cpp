@@ -25,6 +25,7 @@ constexpr RuleInfo kInfo{
 };
 
 constexpr RuleDescription kDescription{
+    .run_evidence = RunEvidence::WidenedAccumulator,
     .summary = "16-bit float value that accumulates a sum across loop iterations",
     .doc = R"md(
 ## What it finds
@@ -247,6 +248,9 @@ uint32_t variable_stored_from(const Module& module, uint32_t value) {
 
 struct Accumulator {
   uint32_t variable = 0;  // 0 when no variable names it
+  // What holds the sum from one iteration to the next: a loop header's phi,
+  // or the Function variable of a sum kept in memory. A run widens it.
+  const ir::Instruction* carried = nullptr;
   Width width = Width::Half;
   const Loop* loop = nullptr;
   const ir::Instruction* update = nullptr;
@@ -304,7 +308,7 @@ class HalfPrecisionAccumulator final : public Rule {
         if (!width) continue;
         uint32_t variable = variable_stored_from(module, value);
         if (!variable) variable = variable_stored_from(module, update->result_id());
-        found.push_back({variable, *width, &loop, update});
+        found.push_back({variable, &phi, *width, &loop, update});
         break;
       }
     }
@@ -330,7 +334,7 @@ class HalfPrecisionAccumulator final : public Rule {
       if (!update) continue;
       auto width = narrow_width(module, value->type_id(), target.variable->result_id());
       if (!width) return;
-      found.push_back({target.variable->result_id(), *width, &loop, update});
+      found.push_back({target.variable->result_id(), target.variable, *width, &loop, update});
       return;
     }
   }
@@ -362,6 +366,8 @@ class HalfPrecisionAccumulator final : public Rule {
                    : fmt::format("each iteration adds to {} here, and relaxed precision lets the GPU round the sum "
                                  "to 11 significant bits",
                                  it))
+        .about(*accumulator.carried)
+        .about(*accumulator.update)
         .fix_title("accumulate in float (32-bit) and convert once at the end");
   }
 };

@@ -71,6 +71,10 @@ enum class RunEvidence {
   // pipeline (VK_KHR_pipeline_executable_properties) show scratch memory or
   // spilled registers.
   PipelineStatistics,
+  // Outputs that differ, from the same inputs, between the kernel and a copy
+  // of it whose accumulator (the phi or Function variable among the finding's
+  // instructions) holds and sums 32-bit floats: what the fix changes.
+  WidenedAccumulator,
 };
 
 // What klint says of a rule beyond the name its findings carry (RuleInfo):

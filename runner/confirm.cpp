@@ -26,6 +26,7 @@
 #include "runner/observe.h"
 #include "runner/pipeline_statistics.h"
 #include "runner/resources.h"
+#include "runner/widened.h"
 #include "rules/rule.h"
 
 namespace klint::runner {
@@ -220,13 +221,13 @@ class Confirmer {
     return observe_options;
   }
 
-  std::vector<bool> is_float(const Harness& harness) const {
-    std::vector<bool> out;
+  std::vector<Words> words(const Harness& harness) const {
+    std::vector<Words> out;
     for (const BufferSpec& buffer : harness.buffers) {
       auto binding = std::find_if(entry_.bindings.begin(), entry_.bindings.end(), [&](const reflect::Binding& b) {
         return b.set == buffer.set && b.binding == buffer.binding;
       });
-      out.push_back(binding != entry_.bindings.end() && holds_floats(*binding));
+      out.push_back(binding != entry_.bindings.end() ? words_of(*binding) : Words::Integers);
     }
     return out;
   }
@@ -239,6 +240,9 @@ class Confirmer {
   // loop's trip count (`n / WARP_SIZE`); the witness names its invocations.
   void shrink(RunEvidence evidence, const Covered& lines, Setup& setup, Harness& harness,
               Found& found) const {
+    // What a narrow accumulator loses grows with the terms it sums: a
+    // smaller setup shows less of it.
+    if (evidence == RunEvidence::WidenedAccumulator) return;
     constexpr int kTries = 16;
     int tries = 0;
     auto attempt = [&](const Setup& s) {
@@ -248,7 +252,7 @@ class Confirmer {
       if (!h) return false;
       std::shared_ptr<const Observations> o = observe(*h, found.sizes, &error);
       if (!o) return false;
-      std::optional<Found> again = find_witness(evidence, lines, *h, *o, is_float(*h));
+      std::optional<Found> again = find_witness(evidence, lines, *h, *o, words(*h));
       if (!again || again->degree < found.degree) return false;
       setup = s;
       harness = std::move(*h);
@@ -565,7 +569,8 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
     // and what an index past a buffer's end or a store of two lanes shows of
     // a subgroup size.
     logged.storage |= evidence == RunEvidence::GridStrideRepeat || evidence == RunEvidence::WorkgroupOverlap ||
-                      evidence == RunEvidence::Coalescing || evidence == RunEvidence::SubgroupSizeDependence;
+                      evidence == RunEvidence::Coalescing || evidence == RunEvidence::SubgroupSizeDependence ||
+                      evidence == RunEvidence::WidenedAccumulator;
     logged.spreads |= evidence == RunEvidence::BankConflict || evidence == RunEvidence::Coalescing;
     for (size_t ordinal : findings[i]->instructions) {
       if (ordinal == 0 || ordinal > by_ordinal.size()) continue;
@@ -618,6 +623,22 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
     }
     if (pending.empty()) return verdicts;
   }
+  // A half-precision accumulator shows in the outputs of a copy that sums in
+  // 32 bits, made once per finding.
+  std::map<size_t, WidenedCopy> copies;  // by index into findings
+  std::string copy_failure;
+  for (size_t k = pending.size(); k-- > 0;) {
+    if (evidence_of(*findings[pending[k]]) != RunEvidence::WidenedAccumulator) continue;
+    std::variant<WidenedCopy, Confirmation> copy = widened_copy(*findings[pending[k]], spirv);
+    if (WidenedCopy* made = std::get_if<WidenedCopy>(&copy)) {
+      copies.emplace(pending[k], std::move(*made));
+      continue;
+    }
+    verdicts[pending[k]] = std::get<Confirmation>(std::move(copy));
+    pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(k));
+    lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(k));
+  }
+  if (pending.empty()) return verdicts;
   std::vector<std::string> tried;
   std::vector<std::string> guesses;
   std::vector<Reach> reach(pending.size());
@@ -637,7 +658,8 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
                                     confirmer.seed()));
     const std::string from = confirmer.setup_text(setup.shape, harness);
     if (confirmer.setup_text(small_setup.shape, small) != from) c.details.push_back("shrunk from " + from);
-    c.details.push_back("replay: " + confirmer.replay(small_setup.shape, small, found, is_lavapipe(device)));
+    c.details.push_back("replay: " + confirmer.replay(small_setup.shape, small, found, is_lavapipe(device)) +
+                        (copies.count(pending[k]) ? " (the kernel as written: the first of the two outputs)" : ""));
     if (!options.reproducers.empty()) {
       const std::filesystem::path file =
           std::filesystem::path(options.reproducers) /
@@ -687,7 +709,15 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
     }
     for (size_t k = 0; k < pending.size();) {
       const RunEvidence evidence = evidence_of(*findings[pending[k]]);
-      if (std::optional<Found> found = find_witness(evidence, lines[k], harness, *o, confirmer.is_float(harness))) {
+      std::optional<Found> found;
+      if (evidence != RunEvidence::WidenedAccumulator) {
+        found = find_witness(evidence, lines[k], harness, *o, confirmer.words(harness));
+      } else if (!last && !o->runs.empty()) {
+        // Once per setup, in the first pass, at its one size.
+        found = widened_witness(copies.at(pending[k]), spirv, entry->name, harness, *o, confirmer.words(harness),
+                                confirmer.observe_options({o->runs.front().subgroup_size}), &copy_failure);
+      }
+      if (found) {
         settle(k, setup, harness, evidence, std::move(*found));
         continue;
       }
@@ -701,8 +731,12 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
   // the findings still pending, at 8 and 16 too. Each width is another
   // compile of the kernel on lavapipe (seconds to a minute for a large
   // instrumented kernel), and the setups of a pass share one per width.
-  for (const std::vector<uint32_t>& sizes : {std::vector<uint32_t>{4}, std::vector<uint32_t>{4, 8, 16}}) {
-    const bool last = sizes.size() > 1;
+  for (const bool last : {false, true}) {
+    // Findings that a copy shows were tried in the first pass; the second
+    // notes how far their runs reached.
+    const bool copies_only = std::all_of(pending.begin(), pending.end(), [&](size_t i) { return copies.count(i); });
+    const std::vector<uint32_t> sizes =
+        last && !copies_only ? std::vector<uint32_t>{4, 8, 16} : std::vector<uint32_t>{4};
     // Where klint made the shapes, a shape at which every run timed out
     // makes only smaller ones worth trying, and a second such shape ends
     // the pass: what hangs at every size hangs on klint's other inputs.
@@ -756,29 +790,9 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
   }
   for (size_t k = 0; k < pending.size(); ++k) {
     const size_t i = pending[k];
-    const std::string_view what = not_shown(evidence_of(*findings[i]));
-    const std::string setups = tried.size() == 1 ? "with " + tried.front() : fmt::format("in any of {} setups", tried.size());
-    Confirmation c{Confirmation::Status::NotReproduced, fmt::format("{} {}", what, setups), {}, {}};
-    // A run that never ran the finding's code, or lost records of it, shows
-    // nothing about it.
-    if (reach[k].truncated) {
-      c.status = Confirmation::Status::Inconclusive;
-      c.summary = fmt::format("a run's log filled up (it keeps the first {} records), so it cannot show this, {}",
-                              reach[k].truncated, setups);
-    } else if (reach[k].sites && !reach[k].reached) {
-      c.status = Confirmation::Status::Inconclusive;
-      c.summary = evidence_of(*findings[i]) == RunEvidence::BarrierArrival
-                      ? fmt::format("no invocation reached the barrier, {}", setups)
-                      : fmt::format("the runs never reached line {} or the others it is about, {}",
-                                    findings[i]->location.line, setups);
-    } else if (reach[k].branch && !reach[k].split) {
-      c.status = Confirmation::Status::Inconclusive;
-      c.summary = fmt::format("the condition at {}:{} went the same way in every invocation of a workgroup, {}",
-                              reach[k].branch->file, reach[k].branch->line, setups);
-    }
-    for (const std::string& t : tried) c.details.push_back("tried: " + t);
-    for (const std::string& guess : guesses) c.details.push_back("guessed: " + guess);
-    verdicts[i] = std::move(c);
+    const bool copied = copies.count(i) != 0;
+    verdicts[i] = unshown_verdict(*findings[i], reach[k], tried, guesses, copied ? copies.at(i).accumulator : "",
+                                  copied ? copy_failure : "");
   }
   return verdicts;
 }

@@ -165,6 +165,8 @@ std::string_view not_shown(RunEvidence evidence) {
       return "no device at hand with a limit it exceeds";
     case RunEvidence::PipelineStatistics:
       return "no scratch memory in the compiler's statistics";
+    case RunEvidence::WidenedAccumulator:
+      return "the kernel wrote what a copy that sums in 32 bits wrote";
   }
   return "nothing";
 }
@@ -206,7 +208,8 @@ bool matches(RunEvidence evidence, const ShadowFinding& f, const Instrumented& i
     case RunEvidence::Coalescing:
     case RunEvidence::DeviceLimit:
     case RunEvidence::PipelineStatistics:
-      return false;  // spreads, not shadow findings; limits and statistics, no run
+    case RunEvidence::WidenedAccumulator:
+      return false;  // spreads, not shadow findings; limits and statistics, no run; outputs of two modules
   }
   return false;
 }
@@ -216,7 +219,7 @@ std::string size_text(uint32_t subgroup_size) {
 }
 
 std::optional<Found> find_witness(RunEvidence evidence, const Covered& lines, const Harness& harness,
-                                  const Observations& o, const std::vector<bool>& is_float) {
+                                  const Observations& o, const std::vector<Words>& words) {
   const Instrumented& in = o.instrumented;
   for (const Observation& run : o.runs) {
     for (const ShadowFinding& f : run.shadow.findings) {
@@ -255,16 +258,15 @@ std::optional<Found> find_witness(RunEvidence evidence, const Covered& lines, co
     const Observation& a = o.runs[0];
     const Observation& b = o.runs[k];
     if (a.verdict != Verdict::Completed || b.verdict != Verdict::Completed) continue;
-    std::optional<OutputDifference> diff = compare(harness, a, b, is_float);
+    std::optional<OutputDifference> diff = compare(harness, a, b, words);
     if (!diff) continue;
-    const bool floats = is_float[diff->buffer];
+    const Words kind = words[diff->buffer];
     return Found{
         a.device,
         {a.subgroup_size, b.subgroup_size},
-        fmt::format("the output differs between subgroup sizes {} and {}: '{}' word {} is {} and {} ({} of "
-                    "its words differ; {})",
-                    a.subgroup_size, b.subgroup_size, a.buffers[diff->buffer].name, diff->first_word,
-                    word_text(diff->a, floats), word_text(diff->b, floats), diff->words, diff->symptom),
+        fmt::format("the output differs between subgroup sizes {} and {}: '{}' {} ({} of its words differ; {})",
+                    a.subgroup_size, b.subgroup_size, a.buffers[diff->buffer].name, difference_text(*diff, kind),
+                    diff->words, diff->symptom),
         {}};
   }
   return std::nullopt;
@@ -290,6 +292,7 @@ void note_reach(RunEvidence evidence, const Instrumented& in, const std::vector<
       }
       reach.sites = true;
       reach.reached |= site < run.shadow.reached.size() && run.shadow.reached[site];
+      reach.repeated |= site < run.shadow.repeated.size() && run.shadow.repeated[site];
     }
     if (evidence != RunEvidence::BarrierArrival) continue;
     std::map<std::pair<uint32_t, uint32_t>, std::pair<uint32_t, uint32_t>> first;  // site, workgroup: held, failed
@@ -302,5 +305,38 @@ void note_reach(RunEvidence evidence, const Instrumented& in, const std::vector<
   }
 }
 
+Confirmation unshown_verdict(const Diagnostic& d, const Reach& reach, const std::vector<std::string>& tried,
+                             const std::vector<std::string>& guesses, std::string_view accumulator,
+                             std::string_view failure) {
+  const RunEvidence evidence = evidence_of(d);
+  const std::string setups =
+      tried.size() == 1 ? "with " + tried.front() : fmt::format("in any of {} setups", tried.size());
+  Confirmation c{Confirmation::Status::NotReproduced, fmt::format("{} {}", not_shown(evidence), setups), {}, {}};
+  auto inconclusive = [&](std::string why) {
+    c.status = Confirmation::Status::Inconclusive;
+    c.summary = std::move(why);
+  };
+  // A run that never ran the finding's code, or lost records of it, shows
+  // nothing about it.
+  if (reach.truncated) {
+    inconclusive(fmt::format("a run's log filled up (it keeps the first {} records), so it cannot show this, {}",
+                             reach.truncated, setups));
+  } else if (reach.sites && !reach.reached) {
+    inconclusive(evidence == RunEvidence::BarrierArrival
+                     ? fmt::format("no invocation reached the barrier, {}", setups)
+                     : fmt::format("the runs never reached line {} or the others it is about, {}", d.location.line,
+                                   setups));
+  } else if (!accumulator.empty() && reach.reached && !reach.repeated) {
+    inconclusive(fmt::format("no invocation ran the loop that carries {} more than once, {}", accumulator, setups));
+  } else if (reach.branch && !reach.split) {
+    inconclusive(fmt::format("the condition at {}:{} went the same way in every invocation of a workgroup, {}",
+                             reach.branch->file, reach.branch->line, setups));
+  } else if (!failure.empty()) {
+    inconclusive(fmt::format("{}, {}", failure, setups));
+  }
+  for (const std::string& t : tried) c.details.push_back("tried: " + t);
+  for (const std::string& guess : guesses) c.details.push_back("guessed: " + guess);
+  return c;
+}
 
 }  // namespace klint::runner

@@ -14,6 +14,7 @@
 #include "analyzer/diagnostic.h"
 #include "analyzer/module.h"
 #include "rules/rule.h"
+#include "runner/confirm.h"
 #include "runner/executor.h"
 #include "runner/instrument.h"
 #include "runner/observe.h"
@@ -65,7 +66,7 @@ struct Found {
 // shadow finding, or (for subgroup-size dependence) outputs that differ
 // between two subgroup sizes.
 std::optional<Found> find_witness(RunEvidence evidence, const Covered& lines, const Harness& harness,
-                                  const Observations& o, const std::vector<bool>& is_float);
+                                  const Observations& o, const std::vector<Words>& words);
 
 // Whether the runs that did not show a finding ran its code at all: any
 // instrumented site on it (for a barrier, the barrier; for a subgroup
@@ -75,6 +76,9 @@ struct Reach {
   bool sites = false;
   bool reached = false;
   uint32_t truncated = 0;
+  // An invocation ran a site on the finding more than once: a loop it sits
+  // in ran twice.
+  bool repeated = false;
   // A barrier finding's logged branches: where one ran, and whether one went
   // different ways (or as many times) in two invocations of a workgroup.
   std::optional<Location> branch;
@@ -84,5 +88,15 @@ struct Reach {
 // Adds what the completed runs of one setup reached to `reach`.
 void note_reach(RunEvidence evidence, const Instrumented& in, const std::vector<Observation>& runs,
                 const Covered& lines, Reach& reach);
+
+// The verdict on a finding no setup showed, after `tried` (the setups, as the
+// details list them): not reproduced, or inconclusive where the runs could
+// not have shown it: a log that filled up, its code never reached, its
+// branch never split, or (`accumulator` named: a copy that sums in 32 bits
+// is the evidence) its loop never run twice by one invocation; `failure`, a
+// reason the runs that reached it showed nothing (the copy failed).
+Confirmation unshown_verdict(const Diagnostic& d, const Reach& reach, const std::vector<std::string>& tried,
+                             const std::vector<std::string>& guesses, std::string_view accumulator,
+                             std::string_view failure);
 
 }  // namespace klint::runner

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "runner/resources.h"
@@ -20,10 +21,47 @@ float SplitMix64::next_float() {
   return static_cast<float>(next() >> 40) / static_cast<float>(1 << 23) - 1.0f;
 }
 
+uint16_t to_half(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000);
+  const int exponent = static_cast<int>((bits >> 23) & 0xFF) - 127 + 15;
+  if (exponent <= 0) return sign;
+  if (exponent >= 31) return sign | 0x7C00;
+  return static_cast<uint16_t>(sign | (exponent << 10) | ((bits >> 13) & 0x3FF));
+}
+
+float from_half(uint16_t half) {
+  const uint32_t sign = (half & 0x8000u) << 16;
+  const uint32_t exponent = (half >> 10) & 0x1F;
+  const uint32_t mantissa = half & 0x3FF;
+  uint32_t bits = sign;
+  if (exponent == 31) {
+    bits |= 0x7F800000 | (mantissa << 13);
+  } else if (exponent != 0) {
+    bits |= ((exponent - 15 + 127) << 23) | (mantissa << 13);
+  } else if (mantissa != 0) {
+    return (sign ? -1.0f : 1.0f) * std::ldexp(static_cast<float>(mantissa), -24);
+  }
+  float value;
+  std::memcpy(&value, &bits, 4);
+  return value;
+}
+
 namespace {
 
-void fill(std::vector<uint8_t>& bytes, SplitMix64& random) {
+// Each word a float in [-1, 1]; for 16-bit floats, each half of it one, both
+// from one draw, so that the buffers after it get the values they would get.
+void fill(std::vector<uint8_t>& bytes, SplitMix64& random, bool halves) {
   for (size_t offset = 0; offset + 4 <= bytes.size(); offset += 4) {
+    if (halves) {
+      const uint64_t draw = random.next();
+      const float unit = static_cast<float>(1 << 23);
+      const uint16_t parts[2] = {to_half(static_cast<float>(draw >> 40) / unit - 1.0f),
+                                 to_half(static_cast<float>((draw >> 16) & 0xFFFFFF) / unit - 1.0f)};
+      std::memcpy(bytes.data() + offset, parts, 4);
+      continue;
+    }
     const float value = random.next_float();
     std::memcpy(bytes.data() + offset, &value, 4);
   }
@@ -52,6 +90,12 @@ size_t count_sentinel_words(const std::vector<uint8_t>& data) {
 bool only_written(const reflect::Binding& binding) {
   return binding.type == reflect::DescriptorType::StorageBuffer &&
          (binding.declared == reflect::Access::Write || binding.access == reflect::Access::Write);
+}
+
+bool holds_halves(const reflect::Binding& binding) {
+  if (!binding.block || binding.block->members.empty()) return false;
+  const std::string& type = binding.block->members.back().type;
+  return type.starts_with("float16_t") || type.starts_with("f16vec") || type.starts_with("f16mat");
 }
 
 bool may_write(const reflect::Binding& binding) {
@@ -102,7 +146,7 @@ std::optional<BufferSpec> make_buffer(const reflect::Binding& binding, uint64_t 
   if (buffer.sentinel) {
     for (size_t offset = 0; offset < size; offset += 4) std::memcpy(buffer.data.data() + offset, &kSentinelWord, 4);
   } else {
-    fill(buffer.data, random);
+    fill(buffer.data, random, holds_halves(binding));
   }
   return buffer;
 }
@@ -159,6 +203,10 @@ bool add_buffers(const reflect::EntryPoint& entry, const std::vector<uint64_t>& 
     if (!needed) size = buffer_bytes_to_give(bindings[i], unused_size, harness.guesses);
     std::optional<BufferSpec> buffer = make_buffer(*filled, size, random, error);
     if (!buffer) return false;
+    if (!buffer->sentinel && holds_halves(*filled)) {
+      harness.guesses.push_back(fmt::format("{}: every 16-bit half of a word a float16_t in [-1,1]",
+                                            binding_label(*filled)));
+    }
     buffer->written = buffer->kind == BufferKind::Storage && written;
     harness.buffers.push_back(std::move(*buffer));
     i = end;

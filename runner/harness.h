@@ -70,12 +70,22 @@ size_t count_sentinel_words(const std::vector<uint8_t>& data);
 // filled with kSentinelWord.
 bool only_written(const reflect::Binding& binding);
 
+// Whether a buffer's words hold 16-bit floats: its block's last member is
+// float16_t, an f16vec or an f16mat, or an array of them.
+bool holds_halves(const reflect::Binding& binding);
+
+// Half-precision bits of a float in [-1, 1], rounded toward zero; values
+// below half's normal range become zero.
+uint16_t to_half(float value);
+float from_half(uint16_t half);
+
 // Whether the kernel may write a binding: it stores to it or updates it atomically.
 bool may_write(const reflect::Binding& binding);
 
 // A buffer for `binding`, `size` bytes (rounded up to whole words, at least
 // one), filled with kSentinelWord when only written, else with next_float()
-// of `random` for every word. Fails with a reason for bindings the executor
+// of `random` for every word (a buffer of 16-bit floats: two halves of one
+// draw for every word, each in [-1, 1]). Fails with a reason for bindings the executor
 // cannot give (images, samplers, arrays of descriptors).
 std::optional<BufferSpec> make_buffer(const reflect::Binding& binding, uint64_t size, SplitMix64& random,
                                       std::string* error);

@@ -93,13 +93,16 @@ struct Evidence {
   std::string why;
   std::optional<size_t> grid_axis;
   int64_t per_workgroup = 1;
+  bool strided = false;
 
-  void offer(MemberRole::Kind k, std::string reason, std::optional<size_t> axis = std::nullopt, int64_t per = 1) {
+  void offer(MemberRole::Kind k, std::string reason, std::optional<size_t> axis = std::nullopt, int64_t per = 1,
+             bool stride = false) {
     if (kind && rank(k, axis) <= rank(*kind, grid_axis)) return;
     kind = k;
     why = std::move(reason);
     grid_axis = axis;
     per_workgroup = per;
+    strided = stride;
   }
 
   static int rank(MemberRole::Kind k, const std::optional<size_t>& axis) {
@@ -199,7 +202,7 @@ class RoleFinder {
       if (symbol.kind != Symbol::Kind::Induction) continue;
       const Induction* induction = values_.induction(symbol.id);
       if (induction && count_against(values_.value(induction->initial), comparison,
-                                     "it bounds a loop over the workgroups' elements", evidence)) {
+                                     "it bounds a loop over the workgroups' elements", evidence, true)) {
         return;
       }
       evidence.offer(MemberRole::Kind::Length, "it bounds a loop" + at(comparison));
@@ -275,13 +278,13 @@ class RoleFinder {
   }
 
   bool count_against(const Polynomial& form, const ir::Instruction& comparison, std::string_view what,
-                     Evidence& evidence) const {
+                     Evidence& evidence, bool strided = false) const {
     for (size_t axis = 0; axis < 3; ++axis) {
       const Symbol workgroup{Symbol::Kind::WorkgroupId, static_cast<uint32_t>(axis)};
       if (!form.mentions(workgroup)) continue;
       const int64_t per = form.coefficient(workgroup);
       evidence.offer(MemberRole::Kind::Count, std::string(what) + at(comparison),
-                     per > 0 ? std::optional<size_t>(axis) : std::nullopt, std::max<int64_t>(per, 1));
+                     per > 0 ? std::optional<size_t>(axis) : std::nullopt, std::max<int64_t>(per, 1), strided);
       return true;
     }
     return false;
@@ -373,7 +376,8 @@ std::vector<MemberRole> infer_roles(const Module& module, const reflect::EntryPo
         role.type = reflected->type;
         it->second.evidence = std::move(evidence);
       } else {
-        it->second.evidence.offer(*evidence.kind, evidence.why, evidence.grid_axis, evidence.per_workgroup);
+        it->second.evidence.offer(*evidence.kind, evidence.why, evidence.grid_axis, evidence.per_workgroup,
+                                  evidence.strided);
       }
     }
   }
@@ -393,6 +397,7 @@ std::vector<MemberRole> infer_roles(const Module& module, const reflect::EntryPo
     role.why = f->evidence.why;
     role.grid_axis = f->evidence.grid_axis;
     role.per_workgroup = f->evidence.per_workgroup;
+    role.strided = f->evidence.strided;
     roles.push_back(std::move(role));
   }
   return roles;
@@ -478,6 +483,17 @@ std::optional<KernelManifest> inferred_manifest(const std::vector<MemberRole>& r
       if (value >= 1) add(std::vector<Number>(manifest.variables.size(), Number{value}));
     }
   }
+  // A loop that strides over the grid runs once per invocation at the
+  // counts above, which the grid covers: last, a count the grid (cut to half
+  // of it, below) covers twice and a bit.
+  for (const MemberRole& role : roles) {
+    if (!role.strided) continue;
+    std::vector<Number> row;
+    for (const std::string& variable : manifest.variables) {
+      row.emplace_back(variable == role.member ? 4 * role.per_workgroup + 1 : wg);
+    }
+    add(std::move(row));
+  }
   if (matrix.empty()) matrix.emplace_back();
   manifest.matrix = std::move(matrix);
   // The grid: enough workgroups to cover each count along its axis, at least
@@ -486,7 +502,8 @@ std::optional<KernelManifest> inferred_manifest(const std::vector<MemberRole>& r
     std::string cover;
     for (const MemberRole& role : roles) {
       if (role.kind != MemberRole::Kind::Count || role.grid_axis != axis) continue;
-      const std::string term = fmt::format("ceildiv({}, {})", role.member, role.per_workgroup);
+      const std::string term =
+          fmt::format("ceildiv({}, {})", role.member, role.per_workgroup * (role.strided ? 2 : 1));
       cover = cover.empty() ? term : fmt::format("max({}, {})", cover, term);
     }
     const int64_t least = axis == 0 ? 2 : 1;

@@ -39,6 +39,10 @@ struct MemberRole {
   // c, so that ceildiv(value, c) workgroups cover it.
   std::optional<size_t> grid_axis;
   int64_t per_workgroup = 1;
+  // A Count that bounds a loop striding over the grid's invocations (its
+  // counter starts at an id made of the workgroup id): the grid covers half
+  // of it, and one shape makes the loop run more than once.
+  bool strided = false;
   // A member of a uniform block rather than of the push constants: its
   // binding, its names from the block down ("global_ubo", "width"), and
   // where in the block it lies.

@@ -7,14 +7,17 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "runner/harness.h"
+
 namespace klint::runner {
 
 namespace {
 
 // A run at `subgroup_size` (0: the device's choice), asked of lavapipe through
 // its environment, of other devices as the pipeline's required size.
-Observation run_once(const Observations& o, const Harness& harness, const std::string& entry_point,
-                     const ObserveOptions& options, uint32_t subgroup_size, bool required) {
+Observation run_once(const std::vector<uint32_t>& spirv, const Instrumented* instrumented, const Harness& harness,
+                     const std::string& entry_point, const ObserveOptions& options, uint32_t subgroup_size,
+                     bool required) {
   IsolateOptions isolate;
   isolate.timeout_seconds = options.timeout_seconds;
   isolate.execute.device_index = options.device_index;
@@ -28,7 +31,7 @@ Observation run_once(const Observations& o, const Harness& harness, const std::s
     // (runner/isolate.cpp keeps Mesa's shader cache out of it).
     isolate.environment.emplace_back("LP_NATIVE_VECTOR_WIDTH", std::to_string(subgroup_size * 32));
   }
-  IsolatedRun run = run_isolated(o.instrumented.spirv, entry_point, harness, isolate);
+  IsolatedRun run = run_isolated(spirv, entry_point, harness, isolate);
   Observation observation;
   observation.subgroup_size = subgroup_size;
   observation.verdict = run.verdict;
@@ -37,7 +40,7 @@ Observation run_once(const Observations& o, const Harness& harness, const std::s
   observation.min_subgroup_size = run.execution.min_subgroup_size;
   observation.max_subgroup_size = run.execution.max_subgroup_size;
   if (run.verdict != Verdict::Completed || run.execution.buffers.empty()) return observation;
-  observation.shadow = take_log(o.instrumented, run.execution);
+  if (instrumented) observation.shadow = take_log(*instrumented, run.execution);
   observation.buffers = std::move(run.execution.buffers);
   observation.guard_violations = std::move(run.execution.guard_violations);
   return observation;
@@ -76,7 +79,7 @@ void observe_more(Observations& o, const std::string& entry_point, const Harness
   // size from the environment.
   if (o.runs.empty()) {
     const uint32_t first = options.subgroup_sizes.empty() ? 0 : options.subgroup_sizes.front();
-    o.runs.push_back(run_once(o, with_log, entry_point, options, first, false));
+    o.runs.push_back(run_once(o.instrumented.spirv, &o.instrumented, with_log, entry_point, options, first, false));
   }
   const Observation& device = o.runs.front();
   if (device.verdict == Verdict::Completed && !is_lavapipe(device.device)) {
@@ -86,23 +89,26 @@ void observe_more(Observations& o, const std::string& entry_point, const Harness
     const uint32_t low = device.min_subgroup_size, high = device.max_subgroup_size;
     if (o.runs.size() == 1 && options.subgroup_sizes.size() > 1 && low && low < high) {
       for (uint32_t size = low; size <= high; size *= 2) {
-        o.runs.push_back(run_once(o, with_log, entry_point, options, size, true));
+        o.runs.push_back(run_once(o.instrumented.spirv, &o.instrumented, with_log, entry_point, options, size, true));
       }
     }
     return;
   }
   for (uint32_t size : options.subgroup_sizes) {
-    if (!ran(size)) o.runs.push_back(run_once(o, with_log, entry_point, options, size, false));
+    if (ran(size)) continue;
+    o.runs.push_back(run_once(o.instrumented.spirv, &o.instrumented, with_log, entry_point, options, size, false));
   }
 }
 
 std::optional<OutputDifference> compare(const Harness& harness, const Observation& a, const Observation& b,
-                                        const std::vector<bool>& is_float) {
+                                        const std::vector<Words>& words, double least) {
   for (size_t k = 0; k < a.buffers.size() && k < b.buffers.size(); ++k) {
     const std::vector<uint8_t>& x = a.buffers[k].data;
     const std::vector<uint8_t>& y = b.buffers[k].data;
     const std::vector<uint8_t>& initial = harness.buffers[k].data;
-    const bool floats = k < is_float.size() && is_float[k];
+    const Words kind = k < words.size() ? words[k] : Words::Integers;
+    const bool floats = kind != Words::Integers;
+    const double tolerance = std::max(kind == Words::Halves ? kHalfTolerance : 1e-5, least);
     OutputDifference d;
     d.buffer = k;
     double max_diff = 0, sum_diff = 0, max_magnitude = 0;
@@ -115,14 +121,28 @@ std::optional<OutputDifference> compare(const Harness& harness, const Observatio
       if (wx == wy) continue;
       double diff = 0;
       if (floats) {
-        const double fx = as_float(wx), fy = as_float(wy);
-        if (std::isfinite(fx) && std::isfinite(fy)) {
-          diff = std::fabs(fx - fy);
-          if (diff <= 1e-5 * std::max({std::fabs(fx), std::fabs(fy), 1e-30})) continue;
-          max_magnitude = std::max({max_magnitude, std::fabs(fx), std::fabs(fy)});
-        } else {
-          non_finite |= (wx != wi && !std::isfinite(fx)) || (wy != wi && !std::isfinite(fy));
+        // One float, or the two halves of the word.
+        const size_t parts = kind == Words::Halves ? 2 : 1;
+        bool equal = true;
+        uint32_t first_part = 0;
+        for (size_t part = parts; part-- > 0;) {
+          const double fx = parts == 1 ? as_float(wx) : from_half(static_cast<uint16_t>(wx >> (16 * part)));
+          const double fy = parts == 1 ? as_float(wy) : from_half(static_cast<uint16_t>(wy >> (16 * part)));
+          if (std::isfinite(fx) && std::isfinite(fy)) {
+            const double apart = std::fabs(fx - fy);
+            if (apart <= tolerance * std::max({std::fabs(fx), std::fabs(fy), 1e-30})) continue;
+            equal = false;
+            first_part = static_cast<uint32_t>(part);
+            diff = std::max(diff, apart);
+            max_magnitude = std::max({max_magnitude, std::fabs(fx), std::fabs(fy)});
+          } else if (fx != fy && !(std::isnan(fx) && std::isnan(fy))) {
+            equal = false;
+            first_part = static_cast<uint32_t>(part);
+            non_finite |= (wx != wi && !std::isfinite(fx)) || (wy != wi && !std::isfinite(fy));
+          }
         }
+        if (equal) continue;
+        d.part = d.words == 0 ? first_part : d.part;
       }
       if (d.words++ == 0) {
         d.first_word = w;
@@ -150,16 +170,41 @@ std::optional<OutputDifference> compare(const Harness& harness, const Observatio
   return std::nullopt;
 }
 
-bool is_lavapipe(const std::string& device) { return device.find("llvmpipe") != std::string::npos; }
-
-bool holds_floats(const reflect::Binding& binding) {
-  if (!binding.block || binding.block->members.empty()) return false;
-  const std::string& type = binding.block->members.back().type;
-  return type.starts_with("float") || type.starts_with("vec") || type.starts_with("mat");
+Observation run_alongside(const std::vector<uint32_t>& spirv, const std::string& entry_point, const Harness& harness,
+                          const ObserveOptions& options, const Observation& like) {
+  const bool required = like.subgroup_size != 0 && !is_lavapipe(like.device);
+  return run_once(spirv, nullptr, harness, entry_point, options, like.subgroup_size, required);
 }
 
-std::string word_text(uint32_t word, bool is_float) {
-  return is_float ? fmt::format("{:g}", as_float(word)) : std::to_string(word);
+bool is_lavapipe(const std::string& device) { return device.find("llvmpipe") != std::string::npos; }
+
+Words words_of(const reflect::Binding& binding) {
+  if (holds_halves(binding)) return Words::Halves;
+  if (!binding.block || binding.block->members.empty()) return Words::Integers;
+  const std::string& type = binding.block->members.back().type;
+  const bool floats = type.starts_with("float") || type.starts_with("vec") || type.starts_with("mat");
+  return floats ? Words::Floats : Words::Integers;
+}
+
+std::string difference_text(const OutputDifference& d, Words words) {
+  if (words == Words::Halves) {
+    auto half = [&](uint32_t word) { return from_half(static_cast<uint16_t>(word >> (16 * d.part))); };
+    return fmt::format("half {} is {:g} and {:g}", d.first_word * 2 + d.part, half(d.a), half(d.b));
+  }
+  return fmt::format("word {} is {} and {}", d.first_word, word_text(d.a, words), word_text(d.b, words));
+}
+
+std::string word_text(uint32_t word, Words words) {
+  switch (words) {
+    case Words::Floats:
+      return fmt::format("{:g}", as_float(word));
+    case Words::Halves:
+      return fmt::format("{:g}, {:g}", from_half(static_cast<uint16_t>(word)),
+                         from_half(static_cast<uint16_t>(word >> 16)));
+    case Words::Integers:
+      break;
+  }
+  return std::to_string(word);
 }
 
 }  // namespace klint::runner

@@ -62,33 +62,54 @@ std::optional<Observations> observe(const std::vector<uint32_t>& spirv, const Mo
 void observe_more(Observations& o, const std::string& entry_point, const Harness& harness,
                   const ObserveOptions& options);
 
+// One run of another module (not instrumented) with the harness and at the
+// subgroup size of `like`, a run of the kernel: its buffers, to compare.
+Observation run_alongside(const std::vector<uint32_t>& spirv, const std::string& entry_point, const Harness& harness,
+                          const ObserveOptions& options, const Observation& like);
+
 // A difference between the outputs of two runs, classified as the seeds'
 // debugging walkthrough does.
 struct OutputDifference {
   size_t buffer = 0;      // into Observation::buffers
   size_t first_word = 0;  // the first word that differs
+  uint32_t part = 0;      // for halves: which half of it differs first (0: the lower)
   size_t words = 0;       // how many differ
   uint32_t a = 0, b = 0;  // the first differing word in each run
   std::string
       symptom;  // "never written", "NaN or Inf", "close but wrong (max ..., mean ...)", "completely wrong (...)"
 };
 
-// Compares two runs' buffers word by word; floats (`is_float[buffer]`) within
-// a relative 1e-5 of each other count as equal, since a different subgroup
-// size may sum in a different order. A word that still holds what the harness
-// put there is one the run never wrote.
+// How a buffer's words read: as unsigned integers, as 32-bit floats, or as
+// two 16-bit floats each.
+enum class Words : uint8_t { Integers, Floats, Halves };
+
+// Compares two runs' buffers word by word, each buffer as `words[buffer]`
+// says; floats within a relative 1e-5 of each other count as equal, since a
+// different subgroup size may sum in a different order, and halves within
+// 2^-9 (two to four units in their last place), or both within `tolerance`
+// where it is larger. A word that still holds what the harness put there is
+// one the run never wrote.
 std::optional<OutputDifference> compare(const Harness& harness, const Observation& a, const Observation& b,
-                                        const std::vector<bool>& is_float);
+                                        const std::vector<Words>& words, double tolerance = 0);
+
+// The relative difference two halves one rounding apart never exceed.
+inline constexpr double kHalfTolerance = 1.0 / 512;
 
 // Whether a device name is lavapipe's (llvmpipe), whose subgroup size comes
 // from LP_NATIVE_VECTOR_WIDTH.
 bool is_lavapipe(const std::string& device);
 
-// Whether a binding's words are floats: its block's last member is a float
-// type (float, vecN, matN and arrays of them).
-bool holds_floats(const reflect::Binding& binding);
+// How a binding's words read: as its block's last member's type says
+// (float, vecN, matN and arrays of them: floats; their 16-bit forms: halves).
+Words words_of(const reflect::Binding& binding);
 
-// A word as a float ("%g") or an unsigned integer.
-std::string word_text(uint32_t word, bool is_float);
+// Where two runs' outputs first differ and how: "word 3 is 0.5 and 0.25";
+// for halves, the half that differs, counted in halves ("half 7 is 0.5 and
+// 0.25").
+std::string difference_text(const OutputDifference& d, Words words);
+
+// A word as a float ("%g"), two halves ("0.5, -0.25", the lower first) or an
+// unsigned integer.
+std::string word_text(uint32_t word, Words words);
 
 }  // namespace klint::runner

@@ -18,13 +18,13 @@ bool is_output(const reflect::Binding& binding) {
 
 // One binding of two runs, compared as compare() does.
 std::optional<OutputDifference> differ(const BufferSpec& initial, const std::vector<uint8_t>& actual,
-                                       const std::vector<uint8_t>& wanted, bool is_float) {
+                                       const std::vector<uint8_t>& wanted, Words words) {
   Harness one;
   one.buffers.push_back(initial);
   Observation a, b;
   a.buffers.push_back({initial.set, initial.binding, initial.name, actual});
   b.buffers.push_back({initial.set, initial.binding, initial.name, wanted});
-  return compare(one, a, b, {is_float});
+  return compare(one, a, b, {words});
 }
 
 }  // namespace
@@ -56,9 +56,10 @@ OutputChecks check_outputs(const KernelManifest& manifest, const Shape& shape, c
     for (size_t k = 0; k < harness.buffers.size() && k < run.execution.buffers.size(); ++k) {
       auto binding = binding_of(harness.buffers[k]);
       if (binding == entry.bindings.end() || !is_output(*binding)) continue;
-      const bool floats = holds_floats(*binding);
-      out.checks.push_back({"reference", binding->name, "the reference's", floats,
-                            differ(harness.buffers[k], execution.buffers[k].data, run.execution.buffers[k].data, floats)});
+      const Words words = words_of(*binding);
+      out.checks.push_back(
+          {"reference", binding->name, "the reference's", words,
+           differ(harness.buffers[k], execution.buffers[k].data, run.execution.buffers[k].data, words)});
     }
   }
   for (const ExpectedOutput& expected : manifest.expected) {
@@ -80,10 +81,10 @@ OutputChecks check_outputs(const KernelManifest& manifest, const Shape& shape, c
                               expected.binding, actual.size()));
     }
     auto binding = binding_of(*k);
-    const bool floats = binding != entry.bindings.end() && holds_floats(*binding);
+    const Words words = binding != entry.bindings.end() ? words_of(*binding) : Words::Integers;
     const std::vector<uint8_t> wanted(bytes->begin(), bytes->end());
-    out.checks.push_back({"expected " + file.filename().string(), expected.binding, "expected", floats,
-                          differ(*k, actual, wanted, floats)});
+    out.checks.push_back({"expected " + file.filename().string(), expected.binding, "expected", words,
+                          differ(*k, actual, wanted, words)});
   }
   return out;
 }

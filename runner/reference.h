@@ -23,7 +23,7 @@ struct OutputCheck {
   std::string against;  // "reference", "expected y_1x16.bin"
   std::string binding;  // the binding's name, or as `expected` names it
   std::string theirs;   // how the difference names the other side: "the reference's", "expected"
-  bool is_float = false;
+  Words words = Words::Integers;
   std::optional<OutputDifference> difference;  // nullopt: they match
 };
 

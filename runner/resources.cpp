@@ -99,35 +99,6 @@ const Format* format_by_vk(uint32_t format) {
 
 bool holds_sentinel(const Format& format) { return format.encoding != Encoding::Packed && format.part_bytes >= 2; }
 
-// Half-precision bits of a float in [-1, 1], rounded toward zero; values
-// below half's normal range become zero.
-uint16_t to_half(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, 4);
-  const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000);
-  const int exponent = static_cast<int>((bits >> 23) & 0xFF) - 127 + 15;
-  if (exponent <= 0) return sign;
-  if (exponent >= 31) return sign | 0x7C00;
-  return static_cast<uint16_t>(sign | (exponent << 10) | ((bits >> 13) & 0x3FF));
-}
-
-float from_half(uint16_t half) {
-  const uint32_t sign = (half & 0x8000u) << 16;
-  const uint32_t exponent = (half >> 10) & 0x1F;
-  const uint32_t mantissa = half & 0x3FF;
-  uint32_t bits = sign;
-  if (exponent == 31) {
-    bits |= 0x7F800000 | (mantissa << 13);
-  } else if (exponent != 0) {
-    bits |= ((exponent - 15 + 127) << 23) | (mantissa << 13);
-  } else if (mantissa != 0) {
-    return (sign ? -1.0f : 1.0f) * std::ldexp(static_cast<float>(mantissa), -24);
-  }
-  float value;
-  std::memcpy(&value, &bits, 4);
-  return value;
-}
-
 void fill_part(uint8_t* part, const Format& format, SplitMix64& random) {
   switch (format.encoding) {
     case Encoding::Float: {

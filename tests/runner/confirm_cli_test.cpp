@@ -589,9 +589,9 @@ TEST_F(ConfirmRuns, EvidenceJoinsAFindingByInstructionWithoutLineInfo) {
 // about the file and get none.
 TEST_F(ConfirmRuns, ARuleNoRunCanShowSaysSoInOneLine) {
   const std::string rules = std::string(KLINT_SOURCE_DIR) + "/tests/rules/";
-  const std::string accumulator = rules + "half-precision-accumulator/bad_dot_product.comp";
+  const std::string redundant = rules + "redundant-barrier/bad_back_to_back.comp";
   std::ofstream("broken.comp") << "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { undeclared = 1; }\n";
-  testing::KlintRun json = run_klint({"--no-cache", "--confirm", "--format", "json", accumulator, "broken.comp"}, "", 300);
+  testing::KlintRun json = run_klint({"--no-cache", "--confirm", "--format", "json", redundant, "broken.comp"}, "", 300);
   ASSERT_EQ(json.exit_code, 1) << json.err;
   const nlohmann::json report = nlohmann::json::parse(json.out);
   size_t no_run = 0;
@@ -601,14 +601,14 @@ TEST_F(ConfirmRuns, ARuleNoRunCanShowSaysSoInOneLine) {
       continue;
     }
     ASSERT_TRUE(finding.contains("confirmation")) << finding.dump();
-    if (finding["rule"] == "half-precision-accumulator") {
+    if (finding["rule"] == "redundant-barrier") {
       EXPECT_EQ(finding["confirmation"]["status"], "no run") << finding.dump();
       EXPECT_EQ(finding["confirmation"]["summary"], "no run can show this yet") << finding.dump();
       ++no_run;
     }
   }
   EXPECT_GE(no_run, 1u) << json.out;
-  testing::KlintRun text = run_klint({"--no-cache", "--confirm", "--color=never", accumulator}, "", 300);
+  testing::KlintRun text = run_klint({"--no-cache", "--confirm", "--color=never", redundant}, "", 300);
   EXPECT_NE(text.out.find("\n  no run can show this yet\n"), std::string::npos) << text.out;
 }
 

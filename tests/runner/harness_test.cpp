@@ -1,5 +1,6 @@
 // Harnesses made up from reflection: sizes, the seeded contents, what they
 // say they guessed, and bindings they cannot give.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -236,6 +237,44 @@ TEST(DefaultHarness, ContentsFollowTheSeed) {
   float first;
   std::memcpy(&first, one->buffers[0].data.data(), 4);
   EXPECT_EQ(first, random.next_float());
+}
+
+// A buffer of float16_t holds two halves in [-1,1] per word, both from one
+// draw: the buffer after it holds what it would after as many bytes of floats.
+TEST(DefaultHarness, HalfBuffersHoldHalvesAndLeaveTheNextBuffersContents) {
+  auto kernel = [](const char* element, int count) {
+    return fmt::format(R"(#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#extension GL_EXT_shader_16bit_storage : require
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0) readonly buffer A {{ {} a[{}]; }};
+layout(set = 0, binding = 1) buffer B {{ float b[64]; }};
+void main() {{ b[gl_LocalInvocationIndex] += float(a[gl_LocalInvocationIndex]); }}
+)",
+                       element, count);
+  };
+  std::string error;
+  std::optional<Harness> halves = default_harness(entry_of(kernel("float16_t", 128)), HarnessOptions{}, &error);
+  std::optional<Harness> floats = default_harness(entry_of(kernel("float", 64)), HarnessOptions{}, &error);
+  ASSERT_TRUE(halves && floats) << error;
+  ASSERT_EQ(halves->buffers.size(), 2u);
+  ASSERT_EQ(halves->buffers[0].data.size(), 256u);
+  float low = 1, high = -1;
+  for (size_t offset = 0; offset < 256; offset += 2) {
+    uint16_t bits;
+    std::memcpy(&bits, halves->buffers[0].data.data() + offset, 2);
+    const float value = from_half(bits);
+    ASSERT_TRUE(std::isfinite(value)) << offset;
+    ASSERT_LE(std::fabs(value), 1.0f) << offset;
+    low = std::min(low, value);
+    high = std::max(high, value);
+  }
+  EXPECT_LT(low, -0.5f);
+  EXPECT_GT(high, 0.5f);
+  EXPECT_EQ(halves->buffers[1].data, floats->buffers[1].data) << "one draw per word in both";
+  EXPECT_NE(std::find(halves->guesses.begin(), halves->guesses.end(),
+                      "binding 0.0 (A): every 16-bit half of a word a float16_t in [-1,1]"),
+            halves->guesses.end());
 }
 
 // An image is a resource of its declared format, a texel per invocation of

@@ -104,6 +104,7 @@ void main() {
   ASSERT_EQ(roles.roles.size(), 1u);
   EXPECT_EQ(roles.roles[0].kind, MemberRole::Kind::Count);
   EXPECT_EQ(roles.roles[0].per_workgroup, 64);
+  EXPECT_TRUE(roles.roles[0].strided);
 }
 
 TEST(InferRoles, AKernelWithoutPushConstantsHasNoRoles) {
@@ -235,6 +236,30 @@ TEST(InferredManifest, OneKindOfSizeTriesSizesAroundTheWorkgroup) {
   std::vector<std::string> shapes;
   for (size_t i = 0; i < manifest->matrix.size(); ++i) shapes.push_back(describe_shape(shape_at(*manifest, i)));
   EXPECT_EQ(shapes, (std::vector<std::string>{"n=65", "n=63", "n=33", "n=1"}));
+}
+
+// A count the loop strides over: the shapes around the workgroup fit in the
+// grid, so a last one passes twice what its grid (covering half of it) runs.
+TEST(InferredManifest, AStridedCountGetsAShapeItsLoopRunsTwiceOver) {
+  Roles roles = roles_of(R"(#version 450
+layout(local_size_x = 64) in;
+layout(push_constant) uniform Params { uint n; } p;
+layout(std430, binding = 0) buffer X { float x[]; };
+void main() {
+    for (uint i = gl_GlobalInvocationID.x; i < p.n; i += gl_NumWorkGroups.x * 64u) x[i] += 1.0;
+}
+)");
+  std::optional<KernelManifest> manifest = inferred_manifest(roles.roles, {}, roles.entry, "k.comp");
+  ASSERT_TRUE(manifest);
+  std::vector<std::string> shapes;
+  for (size_t i = 0; i < manifest->matrix.size(); ++i) shapes.push_back(describe_shape(shape_at(*manifest, i)));
+  EXPECT_EQ(shapes, (std::vector<std::string>{"n=65", "n=63", "n=33", "n=1", "n=257"}));
+  std::string error;
+  for (auto [n, workgroups] : {std::pair{65, 2}, std::pair{257, 3}, std::pair{100000, 64}}) {
+    std::optional<Number> x = manifest->grid[0].value.evaluate({{"n", int64_t{n}}}, &error);
+    ASSERT_TRUE(x) << error;
+    EXPECT_EQ(std::get<int64_t>(*x), workgroups) << n;  // 257 elements, 192 invocations: some run it twice
+  }
 }
 
 TEST(RuntimeElements, CoverTheLargestProductOfTwoSizes) {

@@ -516,7 +516,7 @@ void main() { v[gl_GlobalInvocationID.x] = subgroupAdd(1u); }
   }
   EXPECT_EQ(o->runs[0].subgroup_size, 4u);
   EXPECT_EQ(o->runs[2].subgroup_size, 16u);
-  std::optional<OutputDifference> d = compare(harness, o->runs[0], o->runs[2], {false});
+  std::optional<OutputDifference> d = compare(harness, o->runs[0], o->runs[2], {Words::Integers});
   ASSERT_TRUE(d);
   EXPECT_EQ(d->words, 64u);
   EXPECT_EQ(d->a, 4u);

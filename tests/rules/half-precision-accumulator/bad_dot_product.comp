@@ -11,7 +11,7 @@ layout(push_constant) uniform Params { uint n; };
 
 void main() {
     uint row = gl_GlobalInvocationID.x;
-    float16_t acc = float16_t(0.0);  // expect: half-precision-accumulator "16-bit float 'acc' accumulates across loop iterations"
+    float16_t acc = float16_t(0.0);  // expect: half-precision-accumulator confirmed "16-bit float 'acc' accumulates across loop iterations"
     for (uint i = 0; i < n; ++i) {
         acc += x[row * n + i] * w[i];  // expect: uncoalesced-global-access "read 'x' n elements"
     }

@@ -10,7 +10,7 @@ layout(binding = 1) writeonly buffer C { float16_t c[]; };
 layout(push_constant) uniform Params { uint K; };
 
 void main() {
-    float16_t sums[4];  // expect: half-precision-accumulator "16-bit float 'sums' accumulates"
+    float16_t sums[4];  // expect: half-precision-accumulator confirmed "16-bit float 'sums' accumulates"
     for (int r = 0; r < 4; ++r) sums[r] = float16_t(0.0);
     uint base = gl_GlobalInvocationID.x * K;
     for (uint k = 0; k < K; k += 4) {

@@ -13,7 +13,7 @@ layout(push_constant) uniform Params { uint M, N, K; };
 void main() {
     uint row = gl_GlobalInvocationID.y;
     uint col4 = gl_GlobalInvocationID.x;
-    f16vec4 sum = f16vec4(0.0);  // expect: half-precision-accumulator "16-bit float 'sum'"
+    f16vec4 sum = f16vec4(0.0);  // expect: half-precision-accumulator confirmed "16-bit float 'sum'"
     for (uint k0 = 0; k0 < K; k0 += 4) {
         for (uint k = k0; k < k0 + 4; ++k) {
             sum = fma(f16vec4(a[row * K + k]), b[k * (N / 4) + col4], sum);

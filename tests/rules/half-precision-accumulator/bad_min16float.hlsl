@@ -8,7 +8,7 @@ cbuffer Params : register(b3) { uint n; };
 
 [numthreads(64, 1, 1)]
 void main(uint3 id : SV_DispatchThreadID) {
-    min16float acc = 0;  // expect: half-precision-accumulator "relaxed-precision float 'acc'"
+    min16float acc = 0;  // expect: half-precision-accumulator inconclusive "relaxed-precision float 'acc'"
     for (uint i = 0; i < n; ++i) {
         acc += (min16float)X[id.x * n + i] * (min16float)W[i];  // expect: uncoalesced-global-access "read 'X' n elements"
     }

@@ -12,7 +12,7 @@ layout(push_constant) uniform Params { uint K; };
 
 void main() {
     uint col = gl_GlobalInvocationID.x;
-    f16vec2 partial[4];  // expect: half-precision-accumulator "16-bit float 'partial'"
+    f16vec2 partial[4];  // expect: half-precision-accumulator confirmed "16-bit float 'partial'"
     for (uint row = 0; row < 4; ++row) {
         partial[row] = f16vec2(0.0);
         for (uint k = 0; k < K; k += 2) {
