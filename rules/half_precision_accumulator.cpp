@@ -254,7 +254,22 @@ struct Accumulator {
   Width width = Width::Half;
   const Loop* loop = nullptr;
   const ir::Instruction* update = nullptr;
+  // The branch that leaves the loop, where one does: how often a run took
+  // it each way says how many terms were summed.
+  const ir::Instruction* exit = nullptr;
 };
+
+const ir::Instruction* exit_branch(const ir::Function& function, const Loop& loop) {
+  const uint32_t merge = loop.merge->word(0);
+  for (size_t b = 0; b < loop.body.size() && b < function.blocks.size(); ++b) {
+    if (!loop.body[b]) continue;
+    const ir::Instruction& branch = function.blocks[b].terminator();
+    if (branch.opcode() == Op::OpBranchConditional && (branch.word(1) == merge || branch.word(2) == merge)) {
+      return &branch;
+    }
+  }
+  return nullptr;
+}
 
 // The first store to a variable outside a loop: usually its initialisation.
 const ir::Instruction* store_before(const Module& module, const Cfg& cfg, const Loop& loop, uint32_t variable) {
@@ -282,6 +297,7 @@ class HalfPrecisionAccumulator final : public Rule {
           if (store.opcode() == Op::OpStore) find_memory_accumulator(module, cfg, loops, store, found);
         }
       }
+      for (Accumulator& accumulator : found) accumulator.exit = exit_branch(function, *accumulator.loop);
       std::set<const void*> reported;
       for (const Accumulator& accumulator : found) {
         const void* key = accumulator.variable ? static_cast<const void*>(module.def(accumulator.variable))
@@ -359,7 +375,8 @@ class HalfPrecisionAccumulator final : public Rule {
              : fmt::format("relaxed-precision float {} accumulates across loop iterations; where it runs in 16 bits, "
                            "precision loss grows with the trip count",
                            quoted);
-    report.at(std::move(at), std::move(message))
+    DiagnosticBuilder finding = report.at(std::move(at), std::move(message));
+    finding
         .note(std::move(loop), fmt::format("this loop carries {} from one iteration to the next", it))
         .note(module.nearest_location(*accumulator.update),
               half ? fmt::format("each iteration adds to {} here and rounds the sum to 11 significant bits", it)
@@ -369,6 +386,7 @@ class HalfPrecisionAccumulator final : public Rule {
         .about(*accumulator.carried)
         .about(*accumulator.update)
         .fix_title("accumulate in float (32-bit) and convert once at the end");
+    if (accumulator.exit) finding.about(*accumulator.exit);
   }
 };
 

@@ -569,8 +569,7 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
     // and what an index past a buffer's end or a store of two lanes shows of
     // a subgroup size.
     logged.storage |= evidence == RunEvidence::GridStrideRepeat || evidence == RunEvidence::WorkgroupOverlap ||
-                      evidence == RunEvidence::Coalescing || evidence == RunEvidence::SubgroupSizeDependence ||
-                      evidence == RunEvidence::WidenedAccumulator;
+                      evidence == RunEvidence::Coalescing || evidence == RunEvidence::SubgroupSizeDependence;
     logged.spreads |= evidence == RunEvidence::BankConflict || evidence == RunEvidence::Coalescing;
     for (size_t ordinal : findings[i]->instructions) {
       if (ordinal == 0 || ordinal > by_ordinal.size()) continue;

@@ -292,7 +292,11 @@ void note_reach(RunEvidence evidence, const Instrumented& in, const std::vector<
       }
       reach.sites = true;
       reach.reached |= site < run.shadow.reached.size() && run.shadow.reached[site];
-      reach.repeated |= site < run.shadow.repeated.size() && run.shadow.repeated[site];
+    }
+    if (evidence == RunEvidence::WidenedAccumulator) {
+      for (const BranchTaken& b : run.shadow.branches) {
+        if (on(lines, in.sites[b.site])) reach.repeated |= std::max(b.held, b.failed) >= 2;
+      }
     }
     if (evidence != RunEvidence::BarrierArrival) continue;
     std::map<std::pair<uint32_t, uint32_t>, std::pair<uint32_t, uint32_t>> first;  // site, workgroup: held, failed

@@ -76,8 +76,8 @@ struct Reach {
   bool sites = false;
   bool reached = false;
   uint32_t truncated = 0;
-  // An invocation ran a site on the finding more than once: a loop it sits
-  // in ran twice.
+  // A logged branch on the finding went one way twice for one invocation:
+  // the loop it leaves ran more than once.
   bool repeated = false;
   // A barrier finding's logged branches: where one ran, and whether one went
   // different ways (or as many times) in two invocations of a workgroup.

@@ -42,6 +42,7 @@ Observation run_once(const std::vector<uint32_t>& spirv, const Instrumented* ins
   if (run.verdict != Verdict::Completed || run.execution.buffers.empty()) return observation;
   if (instrumented) observation.shadow = take_log(*instrumented, run.execution);
   observation.buffers = std::move(run.execution.buffers);
+  observation.resources = std::move(run.execution.resources);
   observation.guard_violations = std::move(run.execution.guard_violations);
   return observation;
 }

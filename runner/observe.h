@@ -28,6 +28,7 @@ struct Observation {
   uint32_t max_subgroup_size = 0;
   ShadowReport shadow;
   std::vector<BufferResult> buffers;  // the kernel's own buffers, in the harness's order
+  std::vector<ResourceResult> resources;  // what it may write of its other resources
   std::vector<GuardViolation> guard_violations;
 };
 

@@ -9,7 +9,6 @@
 #include <set>
 #include <tuple>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace klint::runner {
 
@@ -355,14 +354,7 @@ ShadowReport read_log(const Instrumented& instrumented, std::span<const uint8_t>
     log.push_back(record);
   }
   report.reached.assign(instrumented.sites.size(), false);
-  report.repeated.assign(instrumented.sites.size(), false);
-  std::unordered_set<uint64_t> ran;  // site, workgroup, invocation
-  for (const AccessRecord& record : log) {
-    report.reached[record.site] = true;
-    if (report.repeated[record.site]) continue;
-    const uint64_t key = (uint64_t{record.site} << 42) ^ (uint64_t{record.workgroup} << 21) ^ record.invocation;
-    report.repeated[record.site] = !ran.insert(key).second;
-  }
+  for (const AccessRecord& record : log) report.reached[record.site] = true;
   Reader reader(instrumented, log, report);
   for (uint32_t r = 0; r < log.size(); ++r) reader.access(r);
   reader.finish(report.truncated);

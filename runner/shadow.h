@@ -109,7 +109,6 @@ struct ShadowReport {
   uint64_t accesses = 0;                // records the kernel logged, those past the capacity included
   bool truncated = false;               // the log was full
   std::vector<bool> reached;            // per site: whether any invocation ran it
-  std::vector<bool> repeated;           // per site: whether one invocation ran it more than once
   std::vector<BranchTaken> branches;    // one per site, workgroup and invocation, in the order first logged
   std::vector<Spread> spreads;          // per access, its worst group where worse than the best (unless truncated)
 };

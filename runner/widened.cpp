@@ -2,9 +2,67 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "runner/widen.h"
 
 namespace klint::runner {
+
+namespace {
+
+// Where two runs' outputs differ, as compare() reads them, and what: a
+// buffer, or an element of an image or texel buffer the kernel writes.
+struct Difference {
+  OutputDifference diff;
+  std::string name;
+  Words words = Words::Integers;
+};
+
+// How a written resource's texels read, where klint can tell one rounding
+// from a difference: floats and halves; nullopt for other formats.
+std::optional<Words> texel_words(const ResourceSpec& spec) {
+  if (spec.kind == ResourceKind::AddressedBuffer || spec.kind == ResourceKind::StorageBuffer) return Words::Floats;
+  if (spec.format_name.ends_with("16f")) return Words::Halves;
+  if (spec.format_name.ends_with("32f")) return Words::Floats;
+  return std::nullopt;
+}
+
+// The first difference between two runs' outputs: their buffers, then each
+// element of their written resources of a float format. `unread` names the
+// written resources of another format, which no difference is looked for in.
+std::optional<Difference> outputs_differ(const Harness& harness, const Observation& a, const Observation& b,
+                                         const std::vector<Words>& words, double tolerance,
+                                         std::vector<std::string>* unread = nullptr) {
+  if (std::optional<OutputDifference> diff = compare(harness, a, b, words, tolerance)) {
+    const Words kind = diff->buffer < words.size() ? words[diff->buffer] : Words::Integers;
+    return Difference{*diff, a.buffers[diff->buffer].name, kind};
+  }
+  for (size_t r = 0; r < a.resources.size() && r < b.resources.size(); ++r) {
+    const size_t index = a.resources[r].resource;
+    if (index >= harness.resources.size() || b.resources[r].resource != index) continue;
+    const ResourceSpec& spec = harness.resources[index];
+    const std::optional<Words> kind = texel_words(spec);
+    if (!kind) {
+      if (unread) unread->push_back(fmt::format("'{}' ({})", spec.name, spec.format_name));
+      continue;
+    }
+    for (size_t e = 0; e < a.resources[r].data.size() && e < b.resources[r].data.size() && e < spec.data.size(); ++e) {
+      // One element as a buffer of its own, for compare().
+      Harness one;
+      one.buffers.push_back(BufferSpec{spec.set, spec.binding, BufferKind::Storage, spec.name, spec.data[e], false});
+      Observation x, y;
+      x.buffers.push_back({spec.set, spec.binding, spec.name, a.resources[r].data[e]});
+      y.buffers.push_back({spec.set, spec.binding, spec.name, b.resources[r].data[e]});
+      if (std::optional<OutputDifference> diff = compare(one, x, y, {*kind}, tolerance)) {
+        const std::string name = spec.count > 1 ? fmt::format("{}[{}]", spec.name, e) : spec.name;
+        return Difference{*diff, name, *kind};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 std::variant<WidenedCopy, Confirmation> widened_copy(const Diagnostic& finding, std::span<const uint32_t> spirv) {
   const std::string name =
@@ -39,12 +97,11 @@ std::optional<Found> widened_witness(const WidenedCopy& copy, const std::vector<
   const Observation& kernel = o.runs.front();
   const Observation again = run_alongside(spirv, entry_point, harness, options, kernel);
   if (again.verdict == Verdict::Completed) {
-    if (std::optional<OutputDifference> diff = compare(harness, kernel, again, words)) {
-      const Words kind = diff->buffer < words.size() ? words[diff->buffer] : Words::Integers;
+    if (std::optional<Difference> d = outputs_differ(harness, kernel, again, words, 0)) {
       if (failure) {
         *failure = fmt::format("the kernel's own outputs differ from one run to the next ('{}' {}), so a copy's "
                                "differences show nothing",
-                               kernel.buffers[diff->buffer].name, difference_text(*diff, kind));
+                               d->name, difference_text(d->diff, d->words));
       }
       return std::nullopt;
     }
@@ -56,15 +113,20 @@ std::optional<Found> widened_witness(const WidenedCopy& copy, const std::vector<
   }
   // A 16-bit sum is one rounding from the 32-bit one even where summing
   // lost nothing: more than that, in outputs of any width, is what it lost.
-  std::optional<OutputDifference> diff = compare(harness, kernel, wide, words, kHalfTolerance);
-  if (!diff) return std::nullopt;
-  const Words kind = diff->buffer < words.size() ? words[diff->buffer] : Words::Integers;
+  std::vector<std::string> unread;
+  std::optional<Difference> d = outputs_differ(harness, kernel, wide, words, kHalfTolerance, &unread);
+  if (!d) {
+    if (!unread.empty() && failure) {
+      *failure = fmt::format("the kernel writes {}, whose format klint does not compare", fmt::join(unread, ", "));
+    }
+    return std::nullopt;
+  }
   return Found{kernel.device,
                {kernel.subgroup_size},
                fmt::format("the output differs from a copy that sums {} in 32 bits: '{}' {} in the copy ({} of its "
                            "words differ; {})",
-                           copy.accumulator, kernel.buffers[diff->buffer].name, difference_text(*diff, kind),
-                           diff->words, diff->symptom),
+                           copy.accumulator, d->name, difference_text(d->diff, d->words), d->diff.words,
+                           d->diff.symptom),
                {}};
 }
 

@@ -584,6 +584,49 @@ TEST_F(ConfirmRuns, EvidenceJoinsAFindingByInstructionWithoutLineInfo) {
   EXPECT_EQ(status["insufficient-barrier"], "inconclusive") << run.out;
 }
 
+// A half-precision accumulator: the copy that sums in 32 bits is compared
+// where the kernel writes, an image here; a loop that ran once, or never,
+// shows nothing and says so.
+TEST_F(ConfirmRuns, AHalfAccumulatorIsComparedWithACopyThatSumsIn32Bits) {
+  if (!on_lavapipe()) GTEST_SKIP() << "the values named are lavapipe's";
+  auto kernel = [](const char* bound) {
+    return fmt::format(R"(#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#extension GL_EXT_shader_16bit_storage : require
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 0) readonly buffer Blobs {{ f16vec4 blobs[]; }};
+layout(rgba16f, set = 0, binding = 1) writeonly uniform image2D picture;
+layout(push_constant) uniform Registers {{ uint count; uint16_t small; }};
+void main() {{
+    f16vec4 sum = f16vec4(0.0hf);
+    for (uint i = 0; i < {}; i++) sum += blobs[i] * blobs[i + 1u];
+    imageStore(picture, ivec2(gl_GlobalInvocationID.xy), sum);
+}}
+)",
+                       bound);
+  };
+  std::ofstream("image.comp") << kernel("count");
+  std::ofstream("once.comp") << kernel("min(count, 1u)");
+  std::ofstream("never.comp") << kernel("uint(small)");
+  const nlohmann::json image = only_confirmation("image.comp", "half-precision-accumulator");
+  EXPECT_EQ(image["status"], "confirmed") << image.dump();
+  EXPECT_TRUE(image["summary"].get<std::string>().starts_with(
+      "the output differs from a copy that sums 'sum' in 32 bits: 'picture' half 0 is "))
+      << image.dump();
+  const nlohmann::json once = only_confirmation("once.comp", "half-precision-accumulator");
+  EXPECT_EQ(once["status"], "inconclusive") << once.dump();
+  EXPECT_TRUE(once["summary"].get<std::string>().starts_with(
+      "no invocation ran the loop that carries 'sum' more than once, in any of "))
+      << once.dump();
+  // A 16-bit count is no size klint gives a value: 0, and the loop only
+  // tests its condition.
+  const nlohmann::json never = only_confirmation("never.comp", "half-precision-accumulator");
+  EXPECT_EQ(never["status"], "inconclusive") << never.dump();
+  EXPECT_EQ(never["summary"], "no invocation ran the loop that carries 'sum' more than once, with grid 2,1,1 at "
+                              "subgroup size 4")
+      << never.dump();
+}
+
 // A finding of a rule that no run can show gets a verdict that says so, in
 // one line of the text and as "no run" in JSON; the compiler's findings are
 // about the file and get none.
