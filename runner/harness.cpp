@@ -233,7 +233,10 @@ std::optional<Harness> default_harness(const reflect::EntryPoint& entry, const H
           fmt::format("{}: {} elements of its runtime array {}", binding_label(binding), elements, array.name));
     }
   }
-  if (!add_buffers(entry, bytes, std::vector<bool>(entry.bindings.size()), random, harness, error)) return std::nullopt;
+  if (options.contents &&
+      !add_buffers(entry, bytes, std::vector<bool>(entry.bindings.size()), random, harness, error)) {
+    return std::nullopt;
+  }
   describe_contents(harness.buffers, options.seed, harness.guesses);
   if (entry.push_constants) {
     // Zero, not random: push constants are mostly sizes and counts, and a
@@ -241,7 +244,7 @@ std::optional<Harness> default_harness(const reflect::EntryPoint& entry, const H
     harness.push_constants.assign((entry.push_constants->block.size + 3) / 4 * 4, 0);
     harness.guesses.push_back("push constants: zero");
   }
-  if (!add_resources(entry, options, random, harness, error)) return std::nullopt;
+  if (options.contents && !add_resources(entry, options, random, harness, error)) return std::nullopt;
   return harness;
 }
 

@@ -27,6 +27,11 @@ struct HarnessOptions {
   // Most bytes a manifest may ask of one buffer: a descriptor's range
   // (maxStorageBufferRange is a uint32_t); less where memory is scarce.
   uint64_t max_buffer_bytes = 0xFFFFFFFF;
+  // False: no buffers, images or uniform values, only what tells one setup
+  // from another (the grid, push constants, specialization and shape), for
+  // a caller that will not run it; a large kernel's buffers are tens of
+  // megabytes of seeded values.
+  bool contents = true;
 };
 
 // A buffer the kernel never reads or writes gets at most this many bytes,

@@ -594,8 +594,8 @@ std::optional<Harness> manifest_harness(const reflect::EntryPoint& entry, const 
   Harness harness;
   for (const auto& [name, value] : shape) harness.shape.emplace_back(name, to_string(value));
   // The grid first: guessed buffer sizes follow it.
-  if (!evaluate_grid(context, harness) || !make_buffers(context, entry, options, harness) ||
-      !write_uniforms(context, entry, harness) || !write_push_constants(context, entry, harness) ||
+  if (!evaluate_grid(context, harness) || (options.contents && !make_buffers(context, entry, options, harness)) ||
+      (options.contents && !write_uniforms(context, entry, harness)) || !write_push_constants(context, entry, harness) ||
       !specialize(context, module, harness)) {
     return std::nullopt;
   }

@@ -239,6 +239,24 @@ TEST(DefaultHarness, ContentsFollowTheSeed) {
   EXPECT_EQ(first, random.next_float());
 }
 
+// Without contents a harness still tells its setup (grid, push constants,
+// specialization) but makes no buffer or resource.
+TEST(DefaultHarness, WithoutContentsItMakesNoBuffers) {
+  const reflect::EntryPoint entry = entry_of(kKernel);
+  std::string error;
+  HarnessOptions options;
+  options.grid = {3, 1, 1};
+  std::optional<Harness> full = default_harness(entry, options, &error);
+  options.contents = false;
+  std::optional<Harness> light = default_harness(entry, options, &error);
+  ASSERT_TRUE(full && light) << error;
+  EXPECT_FALSE(full->buffers.empty());
+  EXPECT_TRUE(light->buffers.empty());
+  EXPECT_TRUE(light->resources.empty());
+  EXPECT_EQ(light->grid, full->grid);
+  EXPECT_EQ(light->push_constants, full->push_constants);
+}
+
 // A buffer of float16_t holds two halves in [-1,1] per word, both from one
 // draw: the buffer after it holds what it would after as many bytes of floats.
 TEST(DefaultHarness, HalfBuffersHoldHalvesAndLeaveTheNextBuffersContents) {
