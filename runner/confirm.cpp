@@ -267,8 +267,9 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
         found = find_witness(evidence, lines[k], harness, *o, confirmer.words(harness));
       } else if (!last && !o->runs.empty()) {
         // Once per setup, in the first pass, at its one size.
-        found = widened_witness(copies.at(pending[k]), spirv, entry->name, harness, *o, confirmer.words(harness),
-                                confirmer.observe_options({o->runs.front().subgroup_size}), &copy_failure);
+        found = widened_witness(copies.at(pending[k]), spirv, entry->name, harness, *o, lines[k],
+                                confirmer.words(harness), confirmer.observe_options({o->runs.front().subgroup_size}),
+                                &copy_failure);
       }
       if (found) {
         settle(k, setup, harness, evidence, std::move(*found));

@@ -295,7 +295,9 @@ void note_reach(RunEvidence evidence, const Instrumented& in, const std::vector<
     }
     if (evidence == RunEvidence::WidenedAccumulator) {
       for (const BranchTaken& b : run.shadow.branches) {
-        if (on(lines, in.sites[b.site])) reach.repeated |= std::max(b.held, b.failed) >= 2;
+        if (!on(lines, in.sites[b.site])) continue;
+        reach.exits = true;
+        reach.repeated |= std::max(b.held, b.failed) >= 2;
       }
     }
     if (evidence != RunEvidence::BarrierArrival) continue;
@@ -330,7 +332,7 @@ Confirmation unshown_verdict(const Diagnostic& d, const Reach& reach, const std:
                      ? fmt::format("no invocation reached the barrier, {}", setups)
                      : fmt::format("the runs never reached line {} or the others it is about, {}", d.location.line,
                                    setups));
-  } else if (!accumulator.empty() && reach.reached && !reach.repeated) {
+  } else if (!accumulator.empty() && reach.exits && !reach.repeated) {
     inconclusive(fmt::format("no invocation ran the loop that carries {} more than once, {}", accumulator, setups));
   } else if (reach.branch && !reach.split) {
     inconclusive(fmt::format("the condition at {}:{} went the same way in every invocation of a workgroup, {}",

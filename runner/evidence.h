@@ -76,8 +76,10 @@ struct Reach {
   bool sites = false;
   bool reached = false;
   uint32_t truncated = 0;
-  // A logged branch on the finding went one way twice for one invocation:
-  // the loop it leaves ran more than once.
+  // A logged branch on the finding ran (`exits`: a widened accumulator's
+  // loop exit), and went one way twice for one invocation (`repeated`): the
+  // loop it leaves ran more than once.
+  bool exits = false;
   bool repeated = false;
   // A barrier finding's logged branches: where one ran, and whether one went
   // different ways (or as many times) in two invocations of a workgroup.

@@ -102,7 +102,7 @@ void observe_more(Observations& o, const std::string& entry_point, const Harness
 }
 
 std::optional<OutputDifference> compare(const Harness& harness, const Observation& a, const Observation& b,
-                                        const std::vector<Words>& words, double least) {
+                                        const std::vector<Words>& words, double least, double floor) {
   for (size_t k = 0; k < a.buffers.size() && k < b.buffers.size(); ++k) {
     const std::vector<uint8_t>& x = a.buffers[k].data;
     const std::vector<uint8_t>& y = b.buffers[k].data;
@@ -131,7 +131,7 @@ std::optional<OutputDifference> compare(const Harness& harness, const Observatio
           const double fy = parts == 1 ? as_float(wy) : from_half(static_cast<uint16_t>(wy >> (16 * part)));
           if (std::isfinite(fx) && std::isfinite(fy)) {
             const double apart = std::fabs(fx - fy);
-            if (apart <= tolerance * std::max({std::fabs(fx), std::fabs(fy), 1e-30})) continue;
+            if (apart <= std::max(tolerance * std::max({std::fabs(fx), std::fabs(fy), 1e-30}), floor)) continue;
             equal = false;
             first_part = static_cast<uint32_t>(part);
             diff = std::max(diff, apart);

@@ -88,13 +88,16 @@ enum class Words : uint8_t { Integers, Floats, Halves };
 // says; floats within a relative 1e-5 of each other count as equal, since a
 // different subgroup size may sum in a different order, and halves within
 // 2^-9 (two to four units in their last place), or both within `tolerance`
-// where it is larger. A word that still holds what the harness put there is
-// one the run never wrote.
+// where it is larger, or within `floor` of each other. A word that still
+// holds what the harness put there is one the run never wrote.
 std::optional<OutputDifference> compare(const Harness& harness, const Observation& a, const Observation& b,
-                                        const std::vector<Words>& words, double tolerance = 0);
+                                        const std::vector<Words>& words, double tolerance = 0, double floor = 0);
 
 // The relative difference two halves one rounding apart never exceed.
 inline constexpr double kHalfTolerance = 1.0 / 512;
+// Four steps of a half below its normal range (2^-24 each), where a
+// difference is its last bits.
+inline constexpr double kHalfFloor = 4.0 / (1 << 24);
 
 // Whether a device name is lavapipe's (llvmpipe), whose subgroup size comes
 // from LP_NATIVE_VECTOR_WIDTH.

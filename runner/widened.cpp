@@ -31,9 +31,9 @@ std::optional<Words> texel_words(const ResourceSpec& spec) {
 // element of their written resources of a float format. `unread` names the
 // written resources of another format, which no difference is looked for in.
 std::optional<Difference> outputs_differ(const Harness& harness, const Observation& a, const Observation& b,
-                                         const std::vector<Words>& words, double tolerance,
+                                         const std::vector<Words>& words, double tolerance, double floor,
                                          std::vector<std::string>* unread = nullptr) {
-  if (std::optional<OutputDifference> diff = compare(harness, a, b, words, tolerance)) {
+  if (std::optional<OutputDifference> diff = compare(harness, a, b, words, tolerance, floor)) {
     const Words kind = diff->buffer < words.size() ? words[diff->buffer] : Words::Integers;
     return Difference{*diff, a.buffers[diff->buffer].name, kind};
   }
@@ -53,7 +53,7 @@ std::optional<Difference> outputs_differ(const Harness& harness, const Observati
       Observation x, y;
       x.buffers.push_back({spec.set, spec.binding, spec.name, a.resources[r].data[e]});
       y.buffers.push_back({spec.set, spec.binding, spec.name, b.resources[r].data[e]});
-      if (std::optional<OutputDifference> diff = compare(one, x, y, {*kind}, tolerance)) {
+      if (std::optional<OutputDifference> diff = compare(one, x, y, {*kind}, tolerance, floor)) {
         const std::string name = spec.count > 1 ? fmt::format("{}[{}]", spec.name, e) : spec.name;
         return Difference{*diff, name, *kind};
       }
@@ -91,38 +91,49 @@ std::variant<WidenedCopy, Confirmation> widened_copy(const Diagnostic& finding, 
 
 std::optional<Found> widened_witness(const WidenedCopy& copy, const std::vector<uint32_t>& spirv,
                                      const std::string& entry_point, const Harness& harness, const Observations& o,
-                                     const std::vector<Words>& words, const ObserveOptions& options,
-                                     std::string* failure) {
+                                     const Covered& lines, const std::vector<Words>& words,
+                                     const ObserveOptions& options, std::string* failure) {
   if (o.runs.empty() || o.runs.front().verdict != Verdict::Completed) return std::nullopt;
-  const Observation& kernel = o.runs.front();
-  const Observation again = run_alongside(spirv, entry_point, harness, options, kernel);
-  if (again.verdict == Verdict::Completed) {
-    if (std::optional<Difference> d = outputs_differ(harness, kernel, again, words, 0)) {
-      if (failure) {
-        *failure = fmt::format("the kernel's own outputs differ from one run to the next ('{}' {}), so a copy's "
-                               "differences show nothing",
-                               d->name, difference_text(d->diff, d->words));
-      }
+  const Observation& instrumented = o.runs.front();
+  // One term summed loses nothing to summing: a setup shows the finding only
+  // where the loop ran twice, as far as its logged exit says.
+  Reach reach;
+  note_reach(RunEvidence::WidenedAccumulator, o.instrumented, {instrumented}, lines, reach);
+  if (reach.exits && !reach.repeated) return std::nullopt;
+  // The kernel and its copy as written, not instrumented: a compiler fuses
+  // a product into a sum (an FMA) differently in code that also logs.
+  const Observation kernel = run_alongside(spirv, entry_point, harness, options, instrumented);
+  const Observation wide = run_alongside(copy.spirv, entry_point, harness, options, instrumented);
+  for (const Observation* run : {&kernel, &wide}) {
+    if (run->verdict != Verdict::Completed) {
+      if (failure) *failure = (run == &wide ? "the copy that sums in 32 bits " : "the kernel ") + run->message;
       return std::nullopt;
     }
-  }
-  const Observation wide = run_alongside(copy.spirv, entry_point, harness, options, kernel);
-  if (wide.verdict != Verdict::Completed) {
-    if (failure) *failure = "the copy that sums in 32 bits " + wide.message;
-    return std::nullopt;
   }
   // A 16-bit sum is one rounding from the 32-bit one even where summing
   // lost nothing: more than that, in outputs of any width, is what it lost.
   std::vector<std::string> unread;
-  std::optional<Difference> d = outputs_differ(harness, kernel, wide, words, kHalfTolerance, &unread);
+  std::optional<Difference> d = outputs_differ(harness, kernel, wide, words, kHalfTolerance, kHalfFloor, &unread);
   if (!d) {
     if (!unread.empty() && failure) {
       *failure = fmt::format("the kernel writes {}, whose format klint does not compare", fmt::join(unread, ", "));
     }
     return std::nullopt;
   }
+  // A difference shows something only where the kernel writes the same twice.
+  const Observation again = run_alongside(spirv, entry_point, harness, options, instrumented);
+  if (again.verdict == Verdict::Completed) {
+    if (std::optional<Difference> noise = outputs_differ(harness, kernel, again, words, 0, 0)) {
+      if (failure) {
+        *failure = fmt::format("the kernel's own outputs differ from one run to the next ('{}' {}), so a copy's "
+                               "differences show nothing",
+                               noise->name, difference_text(noise->diff, noise->words));
+      }
+      return std::nullopt;
+    }
+  }
   return Found{kernel.device,
-               {kernel.subgroup_size},
+               {instrumented.subgroup_size},
                fmt::format("the output differs from a copy that sums {} in 32 bits: '{}' {} in the copy ({} of its "
                            "words differ; {})",
                            copy.accumulator, d->name, difference_text(d->diff, d->words), d->diff.words,

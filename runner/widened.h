@@ -28,15 +28,17 @@ struct WidenedCopy {
 // one klint cannot widen.
 std::variant<WidenedCopy, Confirmation> widened_copy(const Diagnostic& finding, std::span<const uint32_t> spirv);
 
-// The witness, where the first run of `o` completed and the copy, run with
-// the same harness at the same subgroup size, wrote different outputs. The
-// kernel (`spirv`, as the rules saw it) runs again beside it first: where its
-// own outputs differ from one run to the next (a race, an order of atomics),
-// a difference shows nothing, and that goes to `failure`, as does the
-// copy's failure to run.
+// The witness, where the first run of `o` completed, ran the finding's loop
+// (on `lines`) twice for some invocation as far as the log says, and the
+// kernel (`spirv`, as the rules saw it) and its copy, each run not
+// instrumented with the same harness at the same subgroup size, wrote
+// different outputs. The kernel then runs again: where its own outputs
+// differ from one run to the next (a race, an order of atomics), a
+// difference shows nothing, and that goes to `failure`, as does a failure
+// to run.
 std::optional<Found> widened_witness(const WidenedCopy& copy, const std::vector<uint32_t>& spirv,
                                      const std::string& entry_point, const Harness& harness, const Observations& o,
-                                     const std::vector<Words>& words, const ObserveOptions& options,
-                                     std::string* failure);
+                                     const Covered& lines, const std::vector<Words>& words,
+                                     const ObserveOptions& options, std::string* failure);
 
 }  // namespace klint::runner

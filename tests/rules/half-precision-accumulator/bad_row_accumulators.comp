@@ -19,5 +19,5 @@ void main() {
             partial[row] += f16vec2(a[(row * K + k) * 64 + col], a[(row * K + k + 1) * 64 + col]) * x[k];
         }
     }
-    for (uint row = 0; row < 4; ++row) y[row * 64 + col] = partial[row].x + partial[row].y;
+    for (uint row = 0; row < 4; ++row) y[col * 4u + row] = partial[row].x + partial[row].y;
 }
