@@ -92,15 +92,18 @@ void main() {
   EXPECT_NE(k->why.find("bounds a loop"), std::string::npos) << k->why;
 }
 
-TEST(InferRoles, AGridStrideLoopCountsTheElementsItCovers) {
-  Roles roles = roles_of(R"(#version 450
+// A loop that strides over the grid's invocations.
+constexpr const char* kGridStrideKernel = R"(#version 450
 layout(local_size_x = 64) in;
 layout(push_constant) uniform Params { uint n; } p;
 layout(std430, binding = 0) buffer X { float x[]; };
 void main() {
     for (uint i = gl_GlobalInvocationID.x; i < p.n; i += gl_NumWorkGroups.x * 64u) x[i] += 1.0;
 }
-)");
+)";
+
+TEST(InferRoles, AGridStrideLoopCountsTheElementsItCovers) {
+  Roles roles = roles_of(kGridStrideKernel);
   ASSERT_EQ(roles.roles.size(), 1u);
   EXPECT_EQ(roles.roles[0].kind, MemberRole::Kind::Count);
   EXPECT_EQ(roles.roles[0].per_workgroup, 64);
@@ -241,14 +244,7 @@ TEST(InferredManifest, OneKindOfSizeTriesSizesAroundTheWorkgroup) {
 // A count the loop strides over: the shapes around the workgroup fit in the
 // grid, so a last one passes twice what its grid (covering half of it) runs.
 TEST(InferredManifest, AStridedCountGetsAShapeItsLoopRunsTwiceOver) {
-  Roles roles = roles_of(R"(#version 450
-layout(local_size_x = 64) in;
-layout(push_constant) uniform Params { uint n; } p;
-layout(std430, binding = 0) buffer X { float x[]; };
-void main() {
-    for (uint i = gl_GlobalInvocationID.x; i < p.n; i += gl_NumWorkGroups.x * 64u) x[i] += 1.0;
-}
-)");
+  Roles roles = roles_of(kGridStrideKernel);
   std::optional<KernelManifest> manifest = inferred_manifest(roles.roles, {}, roles.entry, "k.comp");
   ASSERT_TRUE(manifest);
   std::vector<std::string> shapes;

@@ -3,6 +3,7 @@
 // names: what it widens, what it leaves at 16 bits, that the result is valid
 // SPIR-V, and what it refuses. No run: tests/rules/half-precision-accumulator
 // holds the runs (Rules/Confirm).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -139,25 +140,31 @@ void main() {
   EXPECT_EQ(after.count({Op::OpPhi, 16}), 0u);
 }
 
-// A sum kept in a local array: the array becomes one of floats, and the
-// loads and stores of its elements 32-bit.
-TEST(Widen, ASumKeptInALocalArrayGetsAnArrayOfFloats) {
-  Kernel k = kernel(R"(#version 450
+// Sums kept in a local array, then stored: `{}` is how.
+std::string local_array_kernel(const char* stored) {
+  return fmt::format(R"(#version 450
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 #extension GL_EXT_shader_16bit_storage : require
 layout(local_size_x = 64) in;
-layout(binding = 0) readonly buffer X { float16_t x[]; };
-layout(binding = 1) writeonly buffer Y { float16_t y[]; };
-layout(push_constant) uniform P { uint n; };
-void main() {
+layout(binding = 0) readonly buffer X {{ float16_t x[]; }};
+layout(binding = 1) writeonly buffer Y {{ float16_t y[]; }};
+layout(push_constant) uniform P {{ uint n; }};
+void main() {{
     uint row = gl_GlobalInvocationID.x;
     float16_t sums[4];
     for (uint j = 0; j < 4; ++j) sums[j] = float16_t(0.0);
     for (uint i = 0; i < n; ++i)
         for (uint j = 0; j < 4; ++j) sums[j] += x[(row * n + i) * 4 + j];
-    for (uint j = 0; j < 4; ++j) y[row * 4 + j] = sums[j];
+    {}
+}}
+)",
+                     stored);
 }
-)");
+
+// A sum kept in a local array: the array becomes one of floats, and the
+// loads and stores of its elements 32-bit.
+TEST(Widen, ASumKeptInALocalArrayGetsAnArrayOfFloats) {
+  Kernel k = kernel(local_array_kernel("for (uint j = 0; j < 4; ++j) y[row * 4 + j] = sums[j];"));
   ASSERT_EQ(k.accumulators.size(), 1u);
   std::string error;
   std::optional<std::vector<uint32_t>> wide = widen_accumulators(k.words, k.accumulators, &error);
@@ -171,23 +178,8 @@ void main() {
 
 // An array read or written whole is not an element the copy can convert.
 TEST(Widen, AnAccumulatorArrayCopiedWholeIsRefusedWithItsReason) {
-  Kernel k = kernel(R"(#version 450
-#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
-#extension GL_EXT_shader_16bit_storage : require
-layout(local_size_x = 64) in;
-layout(binding = 0) readonly buffer X { float16_t x[]; };
-layout(binding = 1) writeonly buffer Y { float16_t y[]; };
-layout(push_constant) uniform P { uint n; };
-void main() {
-    uint row = gl_GlobalInvocationID.x;
-    float16_t sums[4];
-    for (uint j = 0; j < 4; ++j) sums[j] = float16_t(0.0);
-    for (uint i = 0; i < n; ++i)
-        for (uint j = 0; j < 4; ++j) sums[j] += x[(row * n + i) * 4 + j];
-    float16_t copy[4] = sums;
-    for (uint j = 0; j < 4; ++j) y[row * 4 + j] = copy[(j + row) % 4];
-}
-)");
+  Kernel k = kernel(local_array_kernel(
+      "float16_t copy[4] = sums; for (uint j = 0; j < 4; ++j) y[row * 4 + j] = copy[(j + row) % 4];"));
   ASSERT_EQ(k.accumulators.size(), 1u);
   std::string error;
   EXPECT_FALSE(widen_accumulators(k.words, k.accumulators, &error));
