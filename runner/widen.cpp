@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "analyzer/ir/module.h"
+#include "analyzer/ir/opcodes.h"
 
 namespace klint::runner {
 
@@ -103,6 +104,17 @@ class Widener {
     const ir::Instruction* t = type_def(type);
     if (t && t->opcode() == Op::OpTypeVector) t = type_def(t->word(1));
     return t && t->opcode() == Op::OpTypeFloat && t->word(1) == 16;
+  }
+
+  // A phi or Function variable of a cooperative matrix.
+  bool holds_matrix(const ir::Instruction& i) const {
+    const ir::Instruction* t = type_def(i.type_id());
+    if (i.opcode() == Op::OpVariable && t && t->opcode() == Op::OpTypePointer) {
+      t = type_def(t->word(2));
+    } else if (i.opcode() != Op::OpPhi) {
+      return false;
+    }
+    return t && (t->opcode() == Op::OpTypeCooperativeMatrixNV || t->opcode() == ir::kOpTypeCooperativeMatrixKHR);
   }
 
   // A half, or an array of halves (of arrays ...).
@@ -364,17 +376,19 @@ std::optional<std::vector<uint32_t>> widen_accumulators(std::span<const uint32_t
   return ir::encode(*module);
 }
 
-std::vector<size_t> half_accumulators(std::span<const uint32_t> spirv, const std::vector<size_t>& ordinals) {
+std::vector<size_t> half_accumulators(std::span<const uint32_t> spirv, const std::vector<size_t>& ordinals,
+                                      bool* matrix) {
   std::vector<size_t> out;
+  if (matrix) *matrix = false;
   std::optional<ir::Module> module = ir::decode(spirv, nullptr);
   if (!module) return out;
   Widener widener(*module);
   size_t ordinal = 0;
   module->for_each_instruction([&](const ir::Instruction& i) {
     ++ordinal;
-    if (std::find(ordinals.begin(), ordinals.end(), ordinal) != ordinals.end() && widener.is_seed(i)) {
-      out.push_back(ordinal);
-    }
+    if (std::find(ordinals.begin(), ordinals.end(), ordinal) == ordinals.end()) return;
+    if (widener.is_seed(i)) out.push_back(ordinal);
+    if (matrix) *matrix |= widener.holds_matrix(i);
   });
   return out;
 }

@@ -26,7 +26,10 @@ std::optional<std::vector<uint32_t>> widen_accumulators(std::span<const uint32_t
                                                         const std::vector<size_t>& ordinals, std::string* error);
 
 // Of these instruction ordinals, those that widen_accumulators takes: phis and
-// Function variables whose type has 16-bit float components.
-std::vector<size_t> half_accumulators(std::span<const uint32_t> spirv, const std::vector<size_t>& ordinals);
+// Function variables whose type has 16-bit float components. Where there
+// are none, `matrix` says whether one of them is a cooperative matrix
+// (rather than a relaxed-precision float).
+std::vector<size_t> half_accumulators(std::span<const uint32_t> spirv, const std::vector<size_t>& ordinals,
+                                      bool* matrix = nullptr);
 
 }  // namespace klint::runner

@@ -67,7 +67,16 @@ std::optional<Difference> outputs_differ(const Harness& harness, const Observati
 std::variant<WidenedCopy, Confirmation> widened_copy(const Diagnostic& finding, std::span<const uint32_t> spirv) {
   const std::string name =
       finding.location.token.empty() ? "the accumulator" : fmt::format("'{}'", finding.location.token);
-  const std::vector<size_t> seeds = half_accumulators(spirv, finding.instructions);
+  bool matrix = false;
+  const std::vector<size_t> seeds = half_accumulators(spirv, finding.instructions, &matrix);
+  if (seeds.empty() && matrix) {
+    return Confirmation{Confirmation::Status::Inconclusive,
+                        fmt::format("klint cannot make a copy of the kernel that sums {} in 32 bits: it is a "
+                                    "cooperative matrix",
+                                    name),
+                        {},
+                        {"no run: the copy that sums in 32 bits is what a run compares the kernel with"}};
+  }
   if (seeds.empty()) {
     // A relaxed-precision float: 32 bits, which a device may compute in 16.
     return Confirmation{Confirmation::Status::Inconclusive,

@@ -27,6 +27,7 @@ struct Kernel {
   std::unique_ptr<Module> module;
   std::vector<uint32_t> words;
   std::vector<size_t> accumulators;  // of the rule's first finding
+  bool matrix = false;               // one of its accumulators is a cooperative matrix
 };
 
 Kernel kernel(const std::string& source) {
@@ -41,7 +42,7 @@ Kernel kernel(const std::string& source) {
     ADD_FAILURE() << "no half-precision-accumulator finding";
     return k;
   }
-  k.accumulators = half_accumulators(k.words, found.front().instructions);
+  k.accumulators = half_accumulators(k.words, found.front().instructions, &k.matrix);
   return k;
 }
 
@@ -186,24 +187,54 @@ TEST(Widen, AnAccumulatorArrayCopiedWholeIsRefusedWithItsReason) {
   EXPECT_EQ(error, "the accumulator is loaded whole, not by element");
 }
 
-// A relaxed-precision float is 32 bits already: nothing to widen.
-TEST(Widen, ARelaxedPrecisionAccumulatorIsNoneToWiden) {
-  Kernel k = kernel(R"(#version 450
+// A sum in a relaxed-precision float: 32 bits, which a device may compute in 16.
+constexpr const char* kRelaxedSum = R"(#version 450
 layout(local_size_x = 64) in;
 layout(binding = 0) readonly buffer X { float x[]; };
 layout(binding = 1) writeonly buffer Y { float y[]; };
 layout(push_constant) uniform P { uint n; };
 void main() {
-    uint row = gl_GlobalInvocationID.x;
     mediump float acc = 0.0;
-    for (uint i = 0; i < n; ++i) acc += x[row * n + i];
-    y[row] = acc;
+    for (uint i = 0; i < n; ++i) acc += x[gl_GlobalInvocationID.x * n + i];
+    y[gl_GlobalInvocationID.x] = acc;
 }
-)");
+)";
+
+// A relaxed-precision float is 32 bits already: nothing to widen.
+TEST(Widen, ARelaxedPrecisionAccumulatorIsNoneToWiden) {
+  Kernel k = kernel(kRelaxedSum);
   EXPECT_TRUE(k.accumulators.empty());
   std::string error;
   EXPECT_FALSE(widen_accumulators(k.words, {}, &error));
   EXPECT_EQ(error, "no 16-bit float accumulator to widen");
+}
+
+// A cooperative matrix of halves is an accumulator the copy does not widen,
+// and klint tells it from a relaxed-precision float.
+TEST(Widen, ACooperativeMatrixAccumulatorIsNoneToWidenAndSaysSo) {
+  Kernel k = kernel(R"(#version 450
+#extension GL_NV_cooperative_matrix : require
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#extension GL_KHR_memory_scope_semantics : require
+#extension GL_EXT_shader_16bit_storage : require
+layout(local_size_x = 32) in;
+layout(binding = 0) readonly buffer A { float16_t a[]; };
+layout(binding = 1) buffer C { float16_t c[]; };
+layout(push_constant) uniform P { uint k; };
+void main() {
+    fcoopmatNV<16, gl_ScopeSubgroup, 16, 16> acc = fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>(0.0);
+    for (uint i = 0; i < k; ++i) {
+        fcoopmatNV<16, gl_ScopeSubgroup, 16, 16> x, y;
+        coopMatLoadNV(x, a, i * 256, 16, false);
+        coopMatLoadNV(y, a, i * 256 + 4096, 16, false);
+        acc = coopMatMulAddNV(x, y, acc);
+    }
+    coopMatStoreNV(acc, c, 0, 16, false);
+}
+)");
+  EXPECT_TRUE(k.accumulators.empty());
+  EXPECT_TRUE(k.matrix);
+  EXPECT_FALSE(kernel(kRelaxedSum).matrix);
 }
 
 }  // namespace
