@@ -69,15 +69,7 @@ std::variant<WidenedCopy, Confirmation> widened_copy(const Diagnostic& finding, 
       finding.location.token.empty() ? "the accumulator" : fmt::format("'{}'", finding.location.token);
   bool matrix = false;
   const std::vector<size_t> seeds = half_accumulators(spirv, finding.instructions, &matrix);
-  if (seeds.empty() && matrix) {
-    return Confirmation{Confirmation::Status::Inconclusive,
-                        fmt::format("klint cannot make a copy of the kernel that sums {} in 32 bits: it is a "
-                                    "cooperative matrix",
-                                    name),
-                        {},
-                        {"no run: the copy that sums in 32 bits is what a run compares the kernel with"}};
-  }
-  if (seeds.empty()) {
+  if (seeds.empty() && !matrix) {
     // A relaxed-precision float: 32 bits, which a device may compute in 16.
     return Confirmation{Confirmation::Status::Inconclusive,
                         fmt::format("a run cannot show what relaxed precision does to {}: each device decides "
@@ -87,8 +79,9 @@ std::variant<WidenedCopy, Confirmation> widened_copy(const Diagnostic& finding, 
                         {"no run: the accumulator is a 32-bit float that allows relaxed precision; lavapipe and "
                          "most desktop GPUs compute it in 32 bits"}};
   }
-  std::string error;
-  std::optional<std::vector<uint32_t>> widened = widen_accumulators(spirv, seeds, &error);
+  std::string error = "it is a cooperative matrix";
+  std::optional<std::vector<uint32_t>> widened =
+      seeds.empty() ? std::nullopt : widen_accumulators(spirv, seeds, &error);
   if (!widened) {
     return Confirmation{Confirmation::Status::Inconclusive,
                         fmt::format("klint cannot make a copy of the kernel that sums {} in 32 bits: {}", name, error),
