@@ -594,7 +594,9 @@ class SubgroupOperationInDivergentControlFlow final : public Rule {
                                                            consequence));
     diagnostic.about(operation);
     uint32_t branch_block = static_cast<uint32_t>(cfg.index_of(module.block_of(branch)->id()));
-    diagnostic.note(module.nearest_location(branch), branch_note(function, cfg, branch_block, block, named, source));
+    // The branch too, so that a run logs which way each lane went.
+    diagnostic.note(module.nearest_location(branch), branch_note(function, cfg, branch_block, block, named, source))
+        .about(branch);
     if (const ir::Instruction* comparison = index_split(module, uniformity, condition)) {
       uint64_t split = uniformity.value(comparison->result_id())->split;
       if (judgement.kind.group != 0) {

@@ -111,30 +111,33 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
   std::vector<Covered> lines;
   for (size_t i : pending) lines.push_back(covered(*findings[i], module, by_ordinal));
 
-  // The branches and subgroup operations the findings name, logged to
-  // explain a skipped barrier and to show a partial group.
-  InstrumentOptions logged;
-  logged.storage = false;
-  for (size_t i : pending) {
-    const RunEvidence evidence = evidence_of(*findings[i]);
-    logged.barriers |= evidence == RunEvidence::BarrierArrival;
-    // Storage accesses only for the evidence made of them: a grid overlapping
-    // itself, invocations storing to one word, the lines an access touches,
-    // and what an index past a buffer's end or a store of two lanes shows of
-    // a subgroup size.
-    logged.storage |= evidence == RunEvidence::GridStrideRepeat || evidence == RunEvidence::WorkgroupOverlap ||
-                      evidence == RunEvidence::Coalescing || evidence == RunEvidence::SubgroupSizeDependence;
-    logged.spreads |= evidence == RunEvidence::BankConflict || evidence == RunEvidence::Coalescing;
-    for (size_t ordinal : findings[i]->instructions) {
-      if (ordinal == 0 || ordinal > by_ordinal.size()) continue;
-      const spv::Op opcode = by_ordinal[ordinal - 1]->opcode();
-      if (opcode == spv::Op::OpBranchConditional) logged.branches.push_back(ordinal);
-      if ((opcode == spv::Op::OpLoad || opcode == spv::Op::OpStore) && evidence == RunEvidence::Coalescing) {
-        logged.storage_accesses.push_back(ordinal);
+  // What the pending findings need logged: the branches and subgroup
+  // operations they name (to explain a skipped barrier, to show a partial
+  // group), and storage accesses only for the evidence made of them.
+  auto logging = [&] {
+    InstrumentOptions logged;
+    logged.storage = false;
+    for (size_t i : pending) {
+      const RunEvidence evidence = evidence_of(*findings[i]);
+      logged.barriers |= evidence == RunEvidence::BarrierArrival;
+      // A grid overlapping itself, invocations storing to one word, the
+      // lines an access touches, and what an index past a buffer's end or a
+      // store of two lanes shows of a subgroup size.
+      logged.storage |= evidence == RunEvidence::GridStrideRepeat || evidence == RunEvidence::WorkgroupOverlap ||
+                        evidence == RunEvidence::Coalescing || evidence == RunEvidence::SubgroupSizeDependence;
+      logged.spreads |= evidence == RunEvidence::BankConflict || evidence == RunEvidence::Coalescing;
+      for (size_t ordinal : findings[i]->instructions) {
+        if (ordinal == 0 || ordinal > by_ordinal.size()) continue;
+        const spv::Op opcode = by_ordinal[ordinal - 1]->opcode();
+        if (opcode == spv::Op::OpBranchConditional) logged.branches.push_back(ordinal);
+        if ((opcode == spv::Op::OpLoad || opcode == spv::Op::OpStore) && evidence == RunEvidence::Coalescing) {
+          logged.storage_accesses.push_back(ordinal);
+        }
+        if (ir::is_subgroup_operation(opcode)) logged.group_operations.push_back(ordinal);
       }
-      if (ir::is_subgroup_operation(opcode)) logged.group_operations.push_back(ordinal);
     }
-  }
+    return logged;
+  };
   // Without a manifest, the setups come from how the kernel uses its push
   // constants.
   std::optional<Inferred> inferred;
@@ -147,7 +150,7 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
   }
   const KernelManifest* plan = manifest ? manifest : inferred ? &inferred->manifest : nullptr;
   Confirmer confirmer(spirv, origin, shader, *reflection, *entry, manifest, inferred ? &*inferred : nullptr, options,
-                      std::move(logged));
+                      logging());
   confirmer.say_moved(std::move(*moved));
   confirmer.vary_unevenly(std::any_of(pending.begin(), pending.end(), [&](size_t i) {
     return evidence_of(*findings[i]) == RunEvidence::OutOfRange;
@@ -260,6 +263,7 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
       guesses = harness.guesses;
       for (const std::string& skipped : o->instrumented.skipped) guesses.push_back("not logged: " + skipped);
     }
+    const size_t before = pending.size();
     for (size_t k = 0; k < pending.size();) {
       const RunEvidence evidence = evidence_of(*findings[pending[k]]);
       std::optional<Found> found;
@@ -278,6 +282,7 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
       if (last) note_reach(evidence, o->instrumented, o->runs, lines[k], reach[k]);
       ++k;
     }
+    if (pending.size() < before) confirmer.log_less(logging());
     return true;
   };
   // Two passes over the setups: at subgroup size 4 alone, where most

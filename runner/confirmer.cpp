@@ -146,6 +146,18 @@ std::optional<Harness> Confirmer::harness(const Setup& setup, std::string* error
   return h;
 }
 
+void Confirmer::log_less(InstrumentOptions logged) {
+  auto same = [](const InstrumentOptions& a, const InstrumentOptions& b) {
+    return a.storage == b.storage && a.barriers == b.barriers && a.spreads == b.spreads &&
+           a.branches == b.branches && a.group_operations == b.group_operations &&
+           a.storage_accesses == b.storage_accesses && a.accesses == b.accesses &&
+           a.all_group_operations == b.all_group_operations;
+  };
+  if (same(logged, logged_)) return;
+  logged_ = std::move(logged);
+  observed_.clear();
+}
+
 std::shared_ptr<const Observations> Confirmer::observe(const Harness& harness, const std::vector<uint32_t>& sizes,
                                                        std::string* error) const {
   const std::string key = key_of(harness);

@@ -122,6 +122,12 @@ class Confirmer {
   // Whether the workgroup variants include one that divides what the default does not.
   void vary_unevenly(bool uneven);
 
+  // Logs what `logged` says from the next run on, where that is less than
+  // before: once the findings that needed every storage access are
+  // settled, the others get the log's room. The runs kept were logged
+  // otherwise, and are dropped.
+  void log_less(InstrumentOptions logged);
+
  private:
   // What tells the runs of one setup from another's: grid, push constants,
   // shape and specialization.

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "analyzer/loops.h"
 #include "rules/rule.h"
@@ -276,7 +277,11 @@ void note_reach(RunEvidence evidence, const Instrumented& in, const std::vector<
                 const Covered& lines, Reach& reach) {
   for (const Observation& run : runs) {
     if (run.verdict != Verdict::Completed) continue;
-    if (run.shadow.truncated) reach.truncated = in.capacity;
+    if (run.shadow.truncated) {
+      reach.truncated = in.capacity;
+      continue;
+    }
+    reach.complete = true;
     for (size_t site = 0; site < in.sites.size(); ++site) {
       // A skipped barrier needs the barrier itself reached, a partial group
       // the operation.
@@ -300,13 +305,23 @@ void note_reach(RunEvidence evidence, const Instrumented& in, const std::vector<
         reach.repeated |= std::max(b.held, b.failed) >= 2;
       }
     }
-    if (evidence != RunEvidence::BarrierArrival) continue;
-    std::map<std::pair<uint32_t, uint32_t>, std::pair<uint32_t, uint32_t>> first;  // site, workgroup: held, failed
+    if (evidence != RunEvidence::BarrierArrival && evidence != RunEvidence::PartialGroup) continue;
+    // A barrier waits for the workgroup; a group operation's lanes are
+    // its subgroup's, consecutive local indices.
+    const uint32_t group = evidence == RunEvidence::PartialGroup ? std::max<uint32_t>(run.subgroup_size, 1) : 0;
+    if (group && std::find(reach.subgroup_sizes.begin(), reach.subgroup_sizes.end(), group) ==
+                     reach.subgroup_sizes.end()) {
+      reach.subgroup_sizes.push_back(group);
+    }
+    // site, workgroup, subgroup: held, failed
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::pair<uint32_t, uint32_t>> first, in_workgroup;
     for (const BranchTaken& b : run.shadow.branches) {
       if (!on(lines, in.sites[b.site])) continue;
       reach.branch = in.sites[b.site].location;
-      auto [it, fresh] = first.try_emplace({b.site, b.workgroup}, b.held, b.failed);
+      auto [it, fresh] = first.try_emplace({b.site, b.workgroup, group ? b.invocation / group : 0}, b.held, b.failed);
       reach.split |= !fresh && it->second != std::pair{b.held, b.failed};
+      auto [w, new_workgroup] = in_workgroup.try_emplace({b.site, b.workgroup, 0}, b.held, b.failed);
+      reach.split_workgroup |= !new_workgroup && w->second != std::pair{b.held, b.failed};
     }
   }
 }
@@ -323,8 +338,9 @@ Confirmation unshown_verdict(const Diagnostic& d, const Reach& reach, const std:
     c.summary = std::move(why);
   };
   // A run that never ran the finding's code, or lost records of it, shows
-  // nothing about it.
-  if (reach.truncated) {
+  // nothing about it. The runs whose logs kept everything judge alone where
+  // they ran it as the finding needs.
+  if (reach.truncated && (!reach.complete || (reach.sites && !reach.reached))) {
     inconclusive(fmt::format("a run's log filled up (it keeps the first {} records), so it cannot show this, {}",
                              reach.truncated, setups));
   } else if (reach.sites && !reach.reached) {
@@ -334,11 +350,25 @@ Confirmation unshown_verdict(const Diagnostic& d, const Reach& reach, const std:
                                    setups));
   } else if (!accumulator.empty() && reach.exits && !reach.repeated) {
     inconclusive(fmt::format("no invocation ran the loop that carries {} more than once, {}", accumulator, setups));
+  } else if (reach.branch && !reach.split && reach.split_workgroup && evidence == RunEvidence::PartialGroup) {
+    std::string sizes;
+    for (size_t i = 0; i < reach.subgroup_sizes.size(); ++i) {
+      sizes += (i == 0 ? "" : i + 1 == reach.subgroup_sizes.size() ? " and " : ", ") +
+               std::to_string(reach.subgroup_sizes[i]);
+    }
+    inconclusive(fmt::format("the condition at {}:{} went the same way in every invocation of a subgroup of {} "
+                             "lanes, {}; a wider subgroup may hold invocations that go both ways",
+                             reach.branch->file, reach.branch->line, sizes, setups));
   } else if (reach.branch && !reach.split) {
     inconclusive(fmt::format("the condition at {}:{} went the same way in every invocation of a workgroup, {}",
                              reach.branch->file, reach.branch->line, setups));
   } else if (!failure.empty()) {
     inconclusive(fmt::format("{}, {}", failure, setups));
+  }
+  if (reach.truncated && reach.complete && !(reach.sites && !reach.reached)) {
+    c.details.push_back(fmt::format("some runs' logs filled up (they keep the first {} records): this is what "
+                                    "the others showed",
+                                    reach.truncated));
   }
   for (const std::string& t : tried) c.details.push_back("tried: " + t);
   for (const std::string& guess : guesses) c.details.push_back("guessed: " + guess);

@@ -75,16 +75,23 @@ std::optional<Found> find_witness(RunEvidence evidence, const Covered& lines, co
 struct Reach {
   bool sites = false;
   bool reached = false;
+  // The records a log keeps, where a run's log filled up: what such a run
+  // did not log may have happened, so the flags here and below come from the
+  // runs whose logs kept everything (`complete`).
   uint32_t truncated = 0;
+  bool complete = false;
   // A logged branch on the finding ran (`exits`: a widened accumulator's
   // loop exit), and went one way twice for one invocation (`repeated`): the
   // loop it leaves ran more than once.
   bool exits = false;
   bool repeated = false;
   // A barrier finding's logged branches: where one ran, and whether one went
-  // different ways (or as many times) in two invocations of a workgroup.
+  // different ways (or as many times) in two invocations of a workgroup; for
+  // a partial group, of a subgroup.
   std::optional<Location> branch;
   bool split = false;
+  bool split_workgroup = false;  // a partial group's branch split a workgroup, if no subgroup
+  std::vector<uint32_t> subgroup_sizes;  // a partial group's runs, as the reason names them
 };
 
 // Adds what the completed runs of one setup reached to `reach`.

@@ -119,7 +119,9 @@ TEST_P(Confirm, EachFindingGetsTheVerdictItsFixtureNames) {
                               summary.starts_with("at the device's subgroup size: ") ||
                               summary.starts_with("the output differs"))
           << summary;
-      if (limit) EXPECT_NE(c["details"].dump().find("own limits (VkPhysicalDeviceLimits)"), std::string::npos);
+      if (limit) {
+        EXPECT_NE(c["details"].dump().find("own limits (VkPhysicalDeviceLimits)"), std::string::npos);
+      }
       if (summary.starts_with("at ")) {
         EXPECT_FALSE(c["witness"].empty()) << summary;
       }
@@ -653,6 +655,82 @@ TEST_F(ConfirmRuns, ARuleNoRunCanShowSaysSoInOneLine) {
   EXPECT_GE(no_run, 1u) << json.out;
   testing::KlintRun text = run_klint({"--no-cache", "--confirm", "--color=never", redundant}, "", 300);
   EXPECT_NE(text.out.find("\n  no run can show this yet\n"), std::string::npos) << text.out;
+}
+
+// A subgroup operation after a branch that no run split inside a subgroup
+// shows nothing about it: the verdict says whether the branch split the
+// workgroup (between subgroups: a wider subgroup would hold both sides) or
+// went one way for everyone (the inputs never took it), and a branch that
+// did split a subgroup confirms.
+TEST_F(ConfirmRuns, APartialGroupVerdictSaysHowTheBranchSplitTheInvocations) {
+  if (!on_lavapipe()) GTEST_SKIP() << "the subgroup sizes named are lavapipe's";
+  // Rows of 16 invocations; the shuffle's group, 2 or 32 lanes, is split
+  // where the condition differs across it.
+  auto kernel = [](const std::string& condition, uint32_t mask) {
+    return fmt::format(R"(#version 450
+#extension GL_KHR_shader_subgroup_shuffle : require
+layout(local_size_x = 16, local_size_y = 2) in;
+layout(binding = 0) buffer Data {{ float x[]; }};
+layout(push_constant) uniform P {{ uint rows; }};
+void main() {{
+    uint i = gl_LocalInvocationIndex;
+    if ({}) return;
+    x[i] = subgroupShuffleXor(x[i], {}u);
+}}
+)",
+                       condition, mask);
+  };
+  const std::string rule = "subgroup-operation-in-divergent-control-flow";
+  write("rows.comp", kernel("gl_WorkGroupID.x * 2u + gl_LocalInvocationID.y >= rows", 16));
+  const nlohmann::json rows = only_confirmation("rows.comp", rule);
+  EXPECT_EQ(rows["status"], "inconclusive") << rows.dump();
+  EXPECT_TRUE(rows["summary"].get<std::string>().starts_with(
+      "the condition at rows.comp:8 went the same way in every invocation of a subgroup of 4, 8 and 16 lanes, in "
+      "any of "))
+      << rows.dump();
+  EXPECT_TRUE(rows["summary"].get<std::string>().ends_with("; a wider subgroup may hold invocations that go both ways"))
+      << rows.dump();
+  write("never.comp", kernel("x[i] < -2.0", 1));
+  const nlohmann::json never = only_confirmation("never.comp", rule);
+  EXPECT_EQ(never["status"], "inconclusive") << never.dump();
+  EXPECT_TRUE(never["summary"].get<std::string>().starts_with(
+      "the condition at never.comp:8 went the same way in every invocation of a workgroup, "))
+      << never.dump();
+  write("half.comp", kernel("x[i] < 0.0", 1));
+  EXPECT_EQ(only_confirmation("half.comp", rule)["status"], "confirmed");
+}
+
+// The storage accesses the race's evidence needs fill the log (a loop stores
+// 4096 times per invocation); once the race is confirmed, the runs log only
+// what the subgroup operation's finding needs, and its verdict says what the
+// branch did rather than that the log filled up.
+TEST_F(ConfirmRuns, OnceAFindingIsSettledTheRunsLogOnlyWhatTheOthersNeed) {
+  write("two.comp", R"(#version 450
+#extension GL_KHR_shader_subgroup_shuffle : require
+layout(local_size_x = 16, local_size_z = 4) in;
+layout(binding = 0) buffer Data { float res[]; };
+void main() {
+    uint row = gl_WorkGroupID.x * 16u + gl_LocalInvocationID.x;
+    float y = res[row * 4u + gl_LocalInvocationID.z];
+    res[row + 4096u] = y;
+    for (uint k = 0u; k < 4096u; ++k) res[gl_LocalInvocationIndex + 8192u] = y + float(k);
+    if (y < -2.0) return;
+    res[row * 4u + gl_LocalInvocationID.z + 16384u] = subgroupShuffleXor(y, 1u);
+}
+)");
+  testing::KlintRun run =
+      run_klint({"--no-cache", "--confirm", "--format", "json", "--select",
+                 "global-memory-race,subgroup-operation-in-divergent-control-flow", "two.comp"},
+                "", 120);
+  ASSERT_EQ(run.exit_code, 1) << run.err;
+  const nlohmann::json report = nlohmann::json::parse(run.out);
+  ASSERT_EQ(report["findings"].size(), 2u) << run.out;
+  EXPECT_EQ(report["findings"][0]["confirmation"]["status"], "confirmed") << run.out;
+  const nlohmann::json& c = report["findings"][1]["confirmation"];
+  EXPECT_EQ(c["status"], "inconclusive") << c.dump();
+  EXPECT_TRUE(c["summary"].get<std::string>().starts_with(
+      "the condition at two.comp:10 went the same way in every invocation of a workgroup, "))
+      << c.dump();
 }
 
 }  // namespace

@@ -21,7 +21,7 @@ void main() {
         float m = x;
         for (uint s = 0u; s < gl_NumSubgroups; ++s) m = max(m, votes[s]);
         if (x <= LOW) continue;
-        // expect@+1: subgroup-operation-in-divergent-control-flow not-reproduced "subgroupShuffleXor in control flow that depends on gl_GlobalInvocationID" // expect-note@-1: "this condition depends on gl_GlobalInvocationID" // expect-note@-8: "differs between the invocations of a subgroup"
+        // expect@+1: subgroup-operation-in-divergent-control-flow inconclusive "subgroupShuffleXor in control flow that depends on gl_GlobalInvocationID" // expect-note@-1: "this condition depends on gl_GlobalInvocationID" // expect-note@-8: "differs between the invocations of a subgroup"
         for (uint d = 4u; d > 0u; d >>= 1) x += subgroupShuffleXor(x, d);
         total += x + m;
     }

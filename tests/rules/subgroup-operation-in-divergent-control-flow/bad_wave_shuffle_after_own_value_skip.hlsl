@@ -18,7 +18,7 @@ void main(uint gi : SV_GroupIndex, uint3 dtid : SV_DispatchThreadID) {
         for (uint s = 0; s < waves; ++s) m = max(m, votes[s]);
         if (x <= LOW) continue;
         uint lane = WaveGetLaneIndex();
-        // expect@+1: subgroup-operation-in-divergent-control-flow not-reproduced "WaveReadLaneAt in control flow that depends on SV_DispatchThreadID" // expect-note@-2: "this condition depends on SV_DispatchThreadID" // expect-note@-13: "differs between the invocations of a subgroup"
+        // expect@+1: subgroup-operation-in-divergent-control-flow inconclusive "WaveReadLaneAt in control flow that depends on SV_DispatchThreadID" // expect-note@-2: "this condition depends on SV_DispatchThreadID" // expect-note@-13: "differs between the invocations of a subgroup"
         total += m + WaveReadLaneAt(x, lane ^ 1);
     }
     data[dtid.x] = total;
