@@ -8,6 +8,8 @@
 #include <fstream>
 #include <set>
 
+#include "runner/extents.h"
+
 namespace klint::runner {
 
 namespace {
@@ -65,7 +67,8 @@ Confirmer::Confirmer(const std::vector<uint32_t>& spirv, const ModuleOrigin& ori
     : spirv_(spirv), origin_(origin), path_(origin.path), compile_(shader.options), target_env_(shader.target_env()),
       module_(module), entry_(entry), manifest_(manifest), inferred_(manifest ? nullptr : inferred),
       plan_(manifest ? manifest : inferred ? &inferred->manifest : nullptr), options_(options),
-      logged_(std::move(logged)) {
+      logged_(std::move(logged)),
+      analyzed_(shader.module.get()) {
   seed_ = options.seed.value_or(manifest ? manifest->seed : 1);
   // The workgroup's dimensions that a specialization constant sets and the
   // manifest leaves alone: confirming runs may vary those.
@@ -126,7 +129,21 @@ std::optional<Harness> Confirmer::harness(const Setup& setup, std::string* error
   if (plan_) {
     KernelManifest manifest = *plan_;
     manifest.seed = seed_;
-    if (inferred_) harness_options.runtime_elements = runtime_elements_for(integers(setup.shape));
+    if (inferred_) {
+      harness_options.runtime_elements = runtime_elements_for(integers(setup.shape));
+      // Sized from the indices the setup's push constants, grid and
+      // workgroup reach, read off a harness without contents.
+      if (contents && analyzed_) {
+        HarnessOptions light = harness_options;
+        light.contents = false;
+        std::optional<Harness> values = manifest_harness(entry_, module_, manifest, setup.shape, light, error);
+        if (values && setup.grid) values->grid = *setup.grid;
+        if (values && setup.workgroup) {
+          for (size_t axis : varied_axes_) set_workgroup_size(entry_, axis, (*setup.workgroup)[axis], *values);
+        }
+        if (values) size_from_indices(*analyzed_, entry_, *values, harness_options);
+      }
+    }
     h = manifest_harness(entry_, module_, manifest, setup.shape, harness_options, error);
     if (h && setup.grid) h->grid = *setup.grid;
     if (h && inferred_) {

@@ -160,6 +160,8 @@ class Confirmer {
   // few, since each holds the runs' buffers.
   static constexpr size_t kRemembered = 24;
   mutable std::map<std::string, std::shared_ptr<Observations>> observed_;
+  // The module the rules saw, whose indices size an inferred setup's buffers.
+  const Module* analyzed_ = nullptr;
   std::vector<std::string> moved_;
 };
 

@@ -113,6 +113,27 @@ uint64_t guessed_runtime_elements(const reflect::EntryPoint& entry, const std::a
   return std::max<uint64_t>(std::min(wanted, options.max_runtime_array_bytes / stride), 1);
 }
 
+uint64_t runtime_array_elements(const reflect::EntryPoint& entry, const reflect::Binding& binding,
+                                const std::array<uint32_t, 3>& grid, const HarnessOptions& options,
+                                std::vector<std::string>& guesses) {
+  const reflect::Member& array = binding.block->members.back();
+  const uint32_t stride = std::max<uint32_t>(array.array_stride.value_or(4), 1);
+  auto extent = std::find_if(options.extents.begin(), options.extents.end(), [&](const Extent& e) {
+    return e.set == binding.set && e.binding == binding.binding;
+  });
+  if (extent == options.extents.end()) {
+    const uint64_t elements = guessed_runtime_elements(entry, grid, options, stride);
+    guesses.push_back(
+        fmt::format("{}: {} elements of its runtime array {}", binding_label(binding), elements, array.name));
+    return elements;
+  }
+  const uint64_t elements = std::clamp<uint64_t>(extent->elements, 1, options.max_runtime_array_bytes / stride);
+  guesses.push_back(fmt::format("{}: {} elements of its runtime array {}, one past the largest index the kernel "
+                                "reaches in this setup",
+                                binding_label(binding), elements, array.name));
+  return elements;
+}
+
 uint64_t runtime_elements_for(const std::vector<int64_t>& sizes) {
   uint64_t most = 0;
   for (size_t i = 0; i < sizes.size(); ++i) {
@@ -131,7 +152,7 @@ std::string binding_label(const reflect::Binding& binding) {
 }
 
 std::optional<BufferSpec> make_buffer(const reflect::Binding& binding, uint64_t size, SplitMix64& random,
-                                      std::string* error) {
+                                      std::string* error, uint64_t index_values) {
   const bool storage = binding.type == reflect::DescriptorType::StorageBuffer;
   if ((!storage && binding.type != reflect::DescriptorType::UniformBuffer) || binding.array_size != 1 ||
       !binding.block) {
@@ -145,6 +166,11 @@ std::optional<BufferSpec> make_buffer(const reflect::Binding& binding, uint64_t 
                     std::vector<uint8_t>(size), only_written(binding)};
   if (buffer.sentinel) {
     for (size_t offset = 0; offset < size; offset += 4) std::memcpy(buffer.data.data() + offset, &kSentinelWord, 4);
+  } else if (index_values) {
+    for (size_t offset = 0; offset + 4 <= size; offset += 4) {
+      const uint32_t index = static_cast<uint32_t>(random.next() % index_values);
+      std::memcpy(buffer.data.data() + offset, &index, 4);
+    }
   } else {
     fill(buffer.data, random, holds_halves(binding));
   }
@@ -171,7 +197,8 @@ uint64_t buffer_bytes_to_give(const reflect::Binding& binding, uint64_t size, st
 }
 
 bool add_buffers(const reflect::EntryPoint& entry, const std::vector<uint64_t>& bytes, const std::vector<bool>& given,
-                 SplitMix64& random, Harness& harness, std::string* error) {
+                 SplitMix64& random, Harness& harness, std::string* error,
+                 const std::vector<IndexBuffer>& index_buffers) {
   const std::vector<reflect::Binding>& bindings = entry.bindings;
   auto used = [](const reflect::Binding& b) { return b.access != reflect::Access::None; };
   for (size_t i = 0; i < bindings.size();) {
@@ -201,8 +228,16 @@ bool add_buffers(const reflect::EntryPoint& entry, const std::vector<uint64_t>& 
     }
     if (!filled) filled = &bindings[i];
     if (!needed) size = buffer_bytes_to_give(bindings[i], unused_size, harness.guesses);
-    std::optional<BufferSpec> buffer = make_buffer(*filled, size, random, error);
+    auto indices = std::find_if(index_buffers.begin(), index_buffers.end(), [&](const IndexBuffer& b) {
+      return b.set == filled->set && b.binding == filled->binding;
+    });
+    const uint64_t index_values = indices != index_buffers.end() && !only_written(*filled) ? indices->values : 0;
+    std::optional<BufferSpec> buffer = make_buffer(*filled, size, random, error, index_values);
     if (!buffer) return false;
+    if (index_values) {
+      harness.guesses.push_back(fmt::format("{}: {}, so every word an integer in [0, {})", binding_label(*filled),
+                                            indices->why, index_values));
+    }
     if (!buffer->sentinel && holds_halves(*filled)) {
       harness.guesses.push_back(fmt::format("{}: every 16-bit half of a word a float16_t in [-1,1]",
                                             binding_label(*filled)));
@@ -227,14 +262,13 @@ std::optional<Harness> default_harness(const reflect::EntryPoint& entry, const H
     bytes[i] = binding.block->size;
     if (ends_in_runtime_array(*binding.block)) {
       const reflect::Member& array = binding.block->members.back();
-      const uint64_t elements = guessed_runtime_elements(entry, options.grid, options, array.array_stride.value_or(4));
+      const uint64_t elements = runtime_array_elements(entry, binding, options.grid, options, harness.guesses);
       bytes[i] = array.offset + elements * array.array_stride.value_or(4);
-      harness.guesses.push_back(
-          fmt::format("{}: {} elements of its runtime array {}", binding_label(binding), elements, array.name));
     }
   }
   if (options.contents &&
-      !add_buffers(entry, bytes, std::vector<bool>(entry.bindings.size()), random, harness, error)) {
+      !add_buffers(entry, bytes, std::vector<bool>(entry.bindings.size()), random, harness, error,
+                   options.index_buffers)) {
     return std::nullopt;
   }
   describe_contents(harness.buffers, options.seed, harness.guesses);

@@ -13,6 +13,24 @@
 
 namespace klint::runner {
 
+// The elements a storage buffer's runtime array needs in one setup: one past
+// the largest index its accesses reach (runner/extents.h).
+struct Extent {
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  uint64_t elements = 0;
+};
+
+// A storage buffer whose words the kernel takes whole as indices into an
+// array (runner/extents.h): each word an integer below `values`, not a
+// float's bits, which would index a billion elements past the end.
+struct IndexBuffer {
+  uint32_t set = 0;
+  uint32_t binding = 0;
+  uint64_t values = 0;
+  std::string why;  // "they index 'x' at line 12"
+};
+
 struct HarnessOptions {
   uint64_t seed = 1;
   std::array<uint32_t, 3> grid{1, 1, 1};
@@ -24,6 +42,11 @@ struct HarnessOptions {
   // And at least this many elements: where push constants give sizes, what
   // indices at those sizes reach (runtime_elements_for).
   uint64_t runtime_elements = 0;
+  // Instead, for these bindings: the elements their indices reach, up to
+  // max_runtime_array_bytes.
+  std::vector<Extent> extents;
+  // And these buffers hold indices.
+  std::vector<IndexBuffer> index_buffers;
   // Most bytes a manifest may ask of one buffer: a descriptor's range
   // (maxStorageBufferRange is a uint32_t); less where memory is scarce.
   uint64_t max_buffer_bytes = 0xFFFFFFFF;
@@ -90,16 +113,24 @@ bool may_write(const reflect::Binding& binding);
 // A buffer for `binding`, `size` bytes (rounded up to whole words, at least
 // one), filled with kSentinelWord when only written, else with next_float()
 // of `random` for every word (a buffer of 16-bit floats: two halves of one
-// draw for every word, each in [-1, 1]). Fails with a reason for bindings the executor
-// cannot give (images, samplers, arrays of descriptors).
+// draw for every word, each in [-1, 1]; with `index_values`, one draw modulo
+// it for every word). Fails with a reason for bindings the executor cannot
+// give (images, samplers, arrays of descriptors).
 std::optional<BufferSpec> make_buffer(const reflect::Binding& binding, uint64_t size, SplitMix64& random,
-                                      std::string* error);
+                                      std::string* error, uint64_t index_values = 0);
 
 // Guesses for bindings that nobody sized: elements of a block's trailing
 // runtime array as HarnessOptions says, for a dispatch of `grid`.
 bool ends_in_runtime_array(const reflect::BlockLayout& block);
 uint64_t guessed_runtime_elements(const reflect::EntryPoint& entry, const std::array<uint32_t, 3>& grid,
                                   const HarnessOptions& options, uint32_t stride);
+
+// The elements the runtime array of `binding` gets: its extent where
+// `options` has one, else guessed_runtime_elements; and the guess line that
+// says so.
+uint64_t runtime_array_elements(const reflect::EntryPoint& entry, const reflect::Binding& binding,
+                                const std::array<uint32_t, 3>& grid, const HarnessOptions& options,
+                                std::vector<std::string>& guesses);
 
 // The elements a runtime array gets where push constants give the kernel
 // these integer sizes: the largest product of two of them (rows * cols), or
@@ -118,7 +149,8 @@ uint64_t runtime_elements_for(const std::vector<int64_t>& sizes);
 // when one is. A binding none of whose blocks the kernel uses is cut to
 // kUnusedBufferBytes, unless `given[index]` (a manifest sized it).
 bool add_buffers(const reflect::EntryPoint& entry, const std::vector<uint64_t>& bytes, const std::vector<bool>& given,
-                 SplitMix64& random, Harness& harness, std::string* error);
+                 SplitMix64& random, Harness& harness, std::string* error,
+                 const std::vector<IndexBuffer>& index_buffers = {});
 
 // "binding 0.1 (name)", as harness messages name a binding.
 std::string binding_label(const reflect::Binding& binding);

@@ -12,18 +12,8 @@
 #include "analyzer/symbolic.h"
 
 namespace klint::runner {
-namespace {
 
 using spv::Op;
-
-// A scalar member of the push-constant block, or of a uniform block, that
-// `load` reads whole: through an access chain of constant indices into
-// structs, so that "global_ubo.width" of `uniform UBO { Globals global_ubo; }`
-// counts as "width" does in `push_constant` blocks.
-struct LoadedMember {
-  std::optional<std::pair<uint32_t, uint32_t>> uniform;  // set, binding; nullopt: the push constants
-  std::vector<std::string> path;                          // member names, outermost first
-};
 
 std::optional<LoadedMember> loaded_member(const Module& module, const ir::Instruction& load) {
   if (load.opcode() != Op::OpLoad) return std::nullopt;
@@ -61,6 +51,8 @@ std::optional<LoadedMember> loaded_member(const Module& module, const ir::Instru
   }
   return out;
 }
+
+namespace {
 
 bool is_ordered_comparison(Op op) {
   switch (op) {

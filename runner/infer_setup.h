@@ -52,6 +52,16 @@ struct MemberRole {
   std::string type;
 };
 
+// A scalar member of the push-constant block, or of a uniform block, that
+// `load` reads whole: through an access chain of constant indices into
+// structs, so that "global_ubo.width" of `uniform UBO { Globals global_ubo; }`
+// counts as "width" does in `push_constant` blocks.
+struct LoadedMember {
+  std::optional<std::pair<uint32_t, uint32_t>> uniform;  // set, binding; nullopt: the push constants
+  std::vector<std::string> path;                          // member names, outermost first
+};
+std::optional<LoadedMember> loaded_member(const Module& module, const ir::Instruction& load);
+
 // The roles of the scalar members of the push constants, then of the uniform
 // blocks, of `entry` in `module` (the normalized module: inlined, locals in
 // SSA form), each in member order; members of other types, of no use klint

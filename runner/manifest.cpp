@@ -219,16 +219,14 @@ bool make_buffers(const Context& context, const reflect::EntryPoint& entry, cons
                                           context.for_shape()));
         }
       } else {
-        elements = guessed_runtime_elements(entry, harness.grid, options, stride);
-        harness.guesses.push_back(
-            fmt::format("{}: {} elements of its runtime array {}", binding_label(binding), elements, array.name));
+        elements = runtime_array_elements(entry, binding, harness.grid, options, harness.guesses);
       }
       size = array.offset + elements * stride;
     }
     bytes[i] = size;
     given[i] = sized.count(i) > 0;
   }
-  if (!add_buffers(entry, bytes, given, random, harness, context.error)) return false;
+  if (!add_buffers(entry, bytes, given, random, harness, context.error, options.index_buffers)) return false;
   describe_contents(harness.buffers, context.manifest.seed, harness.guesses);
   HarnessOptions seeded = options;
   seeded.seed = context.manifest.seed;

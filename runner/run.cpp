@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "runner/extents.h"
 #include "runner/harness.h"
 
 namespace klint::runner {
@@ -180,6 +181,16 @@ bool run_kernel(const LoadedKernel& kernel, const KernelManifest* manifest, cons
     }
   }
   harness_options.runtime_elements = runtime_elements_for(sizes);
+  // Buffers sized from the indices the dispatch reaches, as an inferred
+  // setup of --confirm sizes them: its replay sizes them so again.
+  if (!sizes.empty()) {
+    HarnessOptions light = harness_options;
+    light.contents = false;
+    std::optional<Harness> values = default_harness(entry, light, error);
+    if (values && specialize(settings, kernel.module, *values, error) && push(settings, entry, *values, error)) {
+      size_from_indices(kernel.spirv, kernel.target_env, kernel.origin, entry, *values, harness_options);
+    }
+  }
   std::optional<Harness> harness = default_harness(entry, harness_options, error);
   if (!harness || !specialize(settings, kernel.module, *harness, error) || !push(settings, entry, *harness, error)) {
     return false;

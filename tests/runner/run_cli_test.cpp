@@ -233,7 +233,7 @@ TEST_F(RunCli, SpecializationConstantsTakeTheirDefaultsOrTheValuesGiven) {
 }
 
 // --push-constants sets members by name, the others stay 0; runtime arrays
-// grow to what the sizes given reach.
+// get one past the largest index the dispatch reaches at those values.
 TEST_F(RunCli, PushConstantsTakeTheValuesGiven) {
   write("sized.comp", kSized);
   KlintRun zero = klint({"sized.comp"});
@@ -241,15 +241,58 @@ TEST_F(RunCli, PushConstantsTakeTheValuesGiven) {
   EXPECT_NE(zero.out.find("16384 of 16384 words never written"), std::string::npos) << zero.out;
   KlintRun given = klint({"sized.comp", "--push-constants", "n=3,scale=0.5"});
   ASSERT_EQ(given.exit_code, 0) << given.err;
-  EXPECT_NE(given.out.find("16381 of 16384 words never written; first: 0 0.5 1 - - - - -"), std::string::npos)
+  EXPECT_NE(given.out.find("guessed: binding 0.0 (out_): 64 elements of its runtime array values, one past the "
+                           "largest index the kernel reaches in this setup\n"),
+            std::string::npos)
       << given.out;
+  EXPECT_NE(given.out.find("61 of 64 words never written; first: 0 0.5 1 - - - - -"), std::string::npos) << given.out;
   KlintRun only_n = klint({"sized.comp", "--push-constants", "n=100000", "--grid", "2"});
   ASSERT_EQ(only_n.exit_code, 0) << only_n.err;
   EXPECT_NE(only_n.out.find("guessed: push constants: 0 for scale\n"), std::string::npos) << only_n.out;
-  EXPECT_NE(only_n.out.find("guessed: binding 0.0 (out_): 100000 elements of its runtime array values"),
+  EXPECT_NE(only_n.out.find("guessed: binding 0.0 (out_): 128 elements of its runtime array values, one past"),
             std::string::npos)
       << only_n.out;
-  EXPECT_NE(only_n.out.find("99872 of 100000 words never written; first: 0 0 0"), std::string::npos) << only_n.out;
+  EXPECT_NE(only_n.out.find("0 of 128 words never written; first: 0 0 0"), std::string::npos) << only_n.out;
+}
+
+// A buffer of row ids that index another: with the sizes given, its words
+// are integers that keep the gather inside the buffer it reads (16384 floats
+// guessed, rows of 256: ids below 64), not float bits.
+TEST_F(RunCli, IndexBuffersHoldIndicesInsideTheArrayTheyIndex) {
+  write("gather.comp", R"(#version 450
+layout(local_size_x = 64) in;
+layout(push_constant) uniform Params { uint cols; } p;
+layout(std430, binding = 0) readonly buffer Ids { uint ids[]; };
+layout(std430, binding = 1) readonly buffer X { float x[]; };
+layout(std430, binding = 2) writeonly buffer Y { float y[]; };
+void main() {
+    uint row = gl_WorkGroupID.x;
+    for (uint c = gl_LocalInvocationID.x; c < p.cols; c += 64u) y[row * p.cols + c] = x[ids[row] * p.cols + c];
+}
+)");
+  KlintRun run = klint({"gather.comp", "--push-constants", "cols=256", "--grid", "2"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("guessed: binding 0.0 (Ids): its words index 'x' at line 9, so every word an integer in "
+                         "[0, 64)\n"),
+            std::string::npos)
+      << run.out;
+  // The rows the two workgroups write, every element of them, and one step
+  // of the loop past them (its counter where the test ends it).
+  EXPECT_NE(run.out.find("guessed: binding 0.2 (Y): 576 elements of its runtime array y, one past the largest index"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("binding 0.2 Y (storage-buffer, 2304 bytes): 64 of 576 words never written"),
+            std::string::npos)
+      << run.out;
+  const size_t ids = run.out.find("binding 0.0 Ids (storage-buffer");
+  ASSERT_NE(ids, std::string::npos) << run.out;
+  std::istringstream first(run.out.substr(run.out.find("first:", ids) + 6, run.out.find('\n', ids) - run.out.find("first:", ids) - 6));
+  int shown = 0;
+  for (std::string word; first >> word && word != "...";) {
+    EXPECT_LT(std::stoul(word), 64u) << run.out;
+    ++shown;
+  }
+  EXPECT_GT(shown, 0) << run.out;
 }
 
 // --uniforms sets members of uniform blocks by their path; the rest of the
