@@ -113,13 +113,20 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
 
   // What the pending findings need logged: the branches and subgroup
   // operations they name (to explain a skipped barrier, to show a partial
-  // group), and storage accesses only for the evidence made of them.
+  // group), and workgroup and storage accesses only for the evidence made
+  // of them.
   auto logging = [&] {
     InstrumentOptions logged;
     logged.storage = false;
+    logged.workgroup = false;
     for (size_t i : pending) {
       const RunEvidence evidence = evidence_of(*findings[i]);
       logged.barriers |= evidence == RunEvidence::BarrierArrival;
+      // Workgroup memory for a race, a read of what no one wrote, an index
+      // past a shared array's end, and the banks an access hits.
+      logged.workgroup |= evidence == RunEvidence::Race || evidence == RunEvidence::UninitializedRead ||
+                          evidence == RunEvidence::SubgroupSizeDependence || evidence == RunEvidence::BankConflict ||
+                          evidence == RunEvidence::OutOfRange;
       // A grid overlapping itself, invocations storing to one word, the
       // lines an access touches, and what an index past a buffer's end or a
       // store of two lanes shows of a subgroup size.

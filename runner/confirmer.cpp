@@ -165,7 +165,7 @@ std::optional<Harness> Confirmer::harness(const Setup& setup, std::string* error
 
 void Confirmer::log_less(InstrumentOptions logged) {
   auto same = [](const InstrumentOptions& a, const InstrumentOptions& b) {
-    return a.storage == b.storage && a.barriers == b.barriers && a.spreads == b.spreads &&
+    return a.storage == b.storage && a.workgroup == b.workgroup && a.barriers == b.barriers && a.spreads == b.spreads &&
            a.branches == b.branches && a.group_operations == b.group_operations &&
            a.storage_accesses == b.storage_accesses && a.accesses == b.accesses &&
            a.all_group_operations == b.all_group_operations;

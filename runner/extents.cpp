@@ -483,7 +483,7 @@ class IndexFinder {
         continue;
       }
       const size_t count = use->operands().size() - 3;
-      if (taken == 0) {
+      if (taken == 0 && count > 0) {
         std::optional<uint64_t> index = module_.constant_value(use->word(3));
         if (!index || *index != member) continue;
       }
@@ -502,7 +502,9 @@ class IndexFinder {
     }
   }
 
-  void follow(uint32_t loaded, std::pair<uint32_t, uint32_t> key, std::map<std::pair<uint32_t, uint32_t>, IndexBuffer>& found) {
+  using Found = std::map<std::pair<uint32_t, uint32_t>, IndexBuffer>;
+
+  void follow(uint32_t loaded, std::pair<uint32_t, uint32_t> key, Found& found) {
     std::set<uint32_t> seen{loaded};
     std::vector<uint32_t> work{loaded};
     while (!work.empty() && seen.size() < 64) {
@@ -523,7 +525,7 @@ class IndexFinder {
 
   // The word `loaded` reached index `k` of `chain`.
   void indexed(const ir::Instruction& chain, size_t k, uint32_t loaded, std::pair<uint32_t, uint32_t> key,
-               std::map<std::pair<uint32_t, uint32_t>, IndexBuffer>& found) {
+               Found& found) {
     std::optional<uint64_t> length = length_at(chain, k);
     if (!length || *length == 0) return;
     // The largest multiple of the word the index takes: the coefficient of
@@ -673,7 +675,9 @@ std::vector<Extent> index_extents(const Module& module, const reflect::EntryPoin
     if (!fresh) it->second = it->second && index ? std::optional(std::max(*it->second, *index)) : std::nullopt;
   }
   for (const auto& [key, index] : largest) {
-    if (index) extents.push_back(Extent{key.first, key.second, static_cast<uint64_t>(std::max<int64_t>(*index, 0)) + 1});
+    if (index) {
+      extents.push_back(Extent{key.first, key.second, static_cast<uint64_t>(std::max<int64_t>(*index, 0)) + 1});
+    }
   }
   return extents;
 }

@@ -359,6 +359,7 @@ std::optional<uint32_t> Instrumenter::site_for(const ir::Instruction& access, ui
   };
   bool storage = false;
   if (*storage_class == StorageClass::Workgroup) {
+    if (!options_.workgroup) return std::nullopt;
     if (!chain) return skip("an access through a pointer klint cannot follow to its workgroup variable");
   } else {
     // Loads only inside loops: what a grid-stride loop reads twice shows

@@ -151,6 +151,9 @@ struct InstrumentOptions {
   // they would not be (a load outside a loop, any access with `storage`
   // false): the accesses coalescing findings name.
   std::vector<size_t> storage_accesses;
+  // False: log no access to workgroup memory, for runs whose findings are
+  // about barriers, subgroup operations or storage buffers alone.
+  bool workgroup = true;
   // False: log no storage-buffer access but those named. A run that
   // looks only at workgroup memory, barriers or subgroup operations leaves
   // them out: in a kernel that streams a matrix they are most of the records

@@ -731,6 +731,35 @@ void main() {
   EXPECT_TRUE(c["summary"].get<std::string>().starts_with(
       "the condition at two.comp:10 went the same way in every invocation of a workgroup, "))
       << c.dump();
+  // The same with workgroup memory: once the race on the tile is confirmed,
+  // the barrier's runs leave the 4096 stores to the scratch row out.
+  write("three.comp", R"(#version 450
+layout(local_size_x = 64) in;
+layout(binding = 0) buffer Data { float res[]; };
+shared float tile[64];
+shared float scratch[64];
+void main() {
+    uint i = gl_LocalInvocationID.x;
+    tile[i] = res[gl_GlobalInvocationID.x];
+    float y = tile[(i + 1u) % 64u];
+    for (uint k = 0u; k < 4096u; ++k) scratch[i] = y + float(k);
+    if (y < -2.0) return;
+    barrier();
+    res[gl_GlobalInvocationID.x] = y + scratch[i];
+}
+)");
+  run = run_klint({"--no-cache", "--confirm", "--format", "json", "--select",
+                   "shared-memory-race,barrier-in-divergent-control-flow", "three.comp"},
+                  "", 120);
+  ASSERT_EQ(run.exit_code, 1) << run.err;
+  const nlohmann::json shared = nlohmann::json::parse(run.out);
+  ASSERT_EQ(shared["findings"].size(), 2u) << run.out;
+  EXPECT_EQ(shared["findings"][0]["confirmation"]["status"], "confirmed") << run.out;
+  const nlohmann::json& barrier = shared["findings"][1]["confirmation"];
+  EXPECT_EQ(barrier["status"], "inconclusive") << barrier.dump();
+  EXPECT_TRUE(barrier["summary"].get<std::string>().starts_with(
+      "the condition at three.comp:11 went the same way in every invocation of a workgroup, "))
+      << barrier.dump();
 }
 
 }  // namespace
