@@ -126,6 +126,10 @@ class RoleFinder {
       for (const ir::Instruction* use : module_.uses(id)) {
         if (is_float) {
           judge_float(*use, id, evidence);
+          // A half's conversion to float (`float(p.seed)`) carries it.
+          if (use->opcode() == Op::OpFConvert && seen.insert({use->result_id(), -1}).second) {
+            work.emplace_back(use->result_id(), -1);
+          }
           continue;
         }
         int next = part;
@@ -288,10 +292,11 @@ class RoleFinder {
   std::array<int64_t, 3> workgroup_{1, 1, 1};
 };
 
-// The integer members a size fits in: narrower ones hold flags and small
-// codes more often than sizes, and 4096 would not fit them.
+// The integer members a size fits in, 16 bits and up: narrower ones hold
+// flags and small codes more often than sizes, and 4096 would not fit them.
 bool is_size_type(std::string_view type) {
-  return type == "uint" || type == "int" || type == "uint64_t" || type == "int64_t";
+  return type == "uint" || type == "int" || type == "uint64_t" || type == "int64_t" || type == "uint16_t" ||
+         type == "int16_t";
 }
 
 bool sized(const MemberRole& role) { return role.kind != MemberRole::Kind::Scale; }
@@ -354,7 +359,7 @@ std::vector<MemberRole> infer_roles(const Module& module, const reflect::EntryPo
         reflected = member_at(binding->block->members, loaded->path, &offset);
       }
       if (!reflected) continue;
-      const bool is_float = reflected->type == "float";
+      const bool is_float = reflected->type == "float" || reflected->type == "float16_t";
       if (!is_float && !is_size_type(reflected->type)) continue;
       Evidence evidence = finder.follow(instruction.result_id(), is_float);
       if (!evidence.kind) continue;

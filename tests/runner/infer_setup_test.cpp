@@ -110,6 +110,29 @@ TEST(InferRoles, AGridStrideLoopCountsTheElementsItCovers) {
   EXPECT_TRUE(roles.roles[0].strided);
 }
 
+// 16-bit members are sizes and scales too: 4096 fits them.
+TEST(InferRoles, SixteenBitMembersGetRoles) {
+  Roles roles = roles_of(R"(#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int16 : require
+#extension GL_EXT_shader_16bit_storage : require
+layout(local_size_x = 64) in;
+layout(push_constant) uniform Params { uint16_t count; float16_t seed; } p;
+layout(std430, binding = 0) buffer X { float x[]; };
+void main() {
+    float s = 0.0;
+    for (uint i = 0u; i < uint(p.count); i++) s += x[i] * float(p.seed);
+    x[gl_GlobalInvocationID.x] = s;
+}
+)");
+  const MemberRole* count = role(roles, "count");
+  const MemberRole* seed = role(roles, "seed");
+  ASSERT_TRUE(count && seed);
+  EXPECT_EQ(count->kind, MemberRole::Kind::Length);
+  EXPECT_EQ(count->type, "uint16_t");
+  EXPECT_EQ(seed->kind, MemberRole::Kind::Scale);
+}
+
 TEST(InferRoles, AKernelWithoutPushConstantsHasNoRoles) {
   EXPECT_TRUE(roles_of(R"(#version 450
 layout(local_size_x = 64) in;
