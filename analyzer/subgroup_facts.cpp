@@ -427,19 +427,7 @@ std::optional<uint64_t> guard_bound(const Module& module, const ir::Instruction&
     auto literal = literal_value(module, index_first ? b : a);
     if (!literal) continue;
     Op op = comparison->opcode();
-    if (!index_first) {
-      switch (op) {
-        case Op::OpUGreaterThan: op = Op::OpULessThan; break;
-        case Op::OpSGreaterThan: op = Op::OpSLessThan; break;
-        case Op::OpUGreaterThanEqual: op = Op::OpULessThanEqual; break;
-        case Op::OpSGreaterThanEqual: op = Op::OpSLessThanEqual; break;
-        case Op::OpULessThan: op = Op::OpUGreaterThan; break;
-        case Op::OpSLessThan: op = Op::OpSGreaterThan; break;
-        case Op::OpULessThanEqual: op = Op::OpUGreaterThanEqual; break;
-        case Op::OpSLessThanEqual: op = Op::OpSGreaterThanEqual; break;
-        default: break;
-      }
-    }
+    if (!index_first) op = ir::swapped_comparison(op);
     switch (op) {
       case Op::OpULessThan: case Op::OpSLessThan:
       case Op::OpUGreaterThanEqual: case Op::OpSGreaterThanEqual:  // `if (index >= K) return;`

@@ -11,6 +11,7 @@
 #include <set>
 
 #include "analyzer/cfg.h"
+#include "analyzer/ir/opcodes.h"
 #include "analyzer/loops.h"
 #include "analyzer/normalize.h"
 #include "analyzer/symbolic.h"
@@ -314,6 +315,7 @@ class Bounds {
     if (!test) return std::nullopt;
     if (test->opcode() == Op::OpLogicalNot) return bound_from(test->word(2), induction, !leaves_when_true, depth);
     Op op = test->opcode();
+    if (!ir::is_comparison(op)) return std::nullopt;
     uint32_t left = test->word(2), right = test->word(3);
     // As `counter + k OP bound`.
     auto offset = [&](uint32_t id) -> std::optional<int64_t> {
@@ -323,35 +325,18 @@ class Bounds {
       return difference->constant_value();
     };
     std::optional<int64_t> k = offset(left);
-    if (!k) {
+    if (!k) {  // bound OP counter, turned around
       k = offset(right);
       if (!k) return std::nullopt;
       std::swap(left, right);
-      switch (op) {  // bound OP counter, turned around
-        case Op::OpULessThan: op = Op::OpUGreaterThan; break;
-        case Op::OpSLessThan: op = Op::OpSGreaterThan; break;
-        case Op::OpULessThanEqual: op = Op::OpUGreaterThanEqual; break;
-        case Op::OpSLessThanEqual: op = Op::OpSGreaterThanEqual; break;
-        case Op::OpUGreaterThan: op = Op::OpULessThan; break;
-        case Op::OpSGreaterThan: op = Op::OpSLessThan; break;
-        case Op::OpUGreaterThanEqual: op = Op::OpULessThanEqual; break;
-        case Op::OpSGreaterThanEqual: op = Op::OpSLessThanEqual; break;
-        default: return std::nullopt;
-      }
+      op = ir::swapped_comparison(op);
     }
-    // Inside the loop: `counter + k < bound` or `<= bound`.
-    bool below = false, or_equal = false;
-    switch (op) {
-      case Op::OpULessThan: case Op::OpSLessThan: below = !leaves_when_true; break;
-      case Op::OpULessThanEqual: case Op::OpSLessThanEqual: below = !leaves_when_true, or_equal = true; break;
-      case Op::OpUGreaterThanEqual: case Op::OpSGreaterThanEqual: below = leaves_when_true; break;  // leaves at >=
-      case Op::OpUGreaterThan: case Op::OpSGreaterThan: below = leaves_when_true, or_equal = true; break;
-      default: return std::nullopt;
-    }
-    if (!below) return std::nullopt;
+    // What holds inside the loop: `counter + k < bound` or `<= bound`.
+    if (leaves_when_true) op = ir::negated_comparison(op);
+    const bool or_equal = op == Op::OpULessThanEqual || op == Op::OpSLessThanEqual;
+    if (!or_equal && op != Op::OpULessThan && op != Op::OpSLessThan) return std::nullopt;
     std::optional<Range> bound = of_id(right, depth + 1);
-    const bool is_unsigned = op == Op::OpULessThan || op == Op::OpULessThanEqual || op == Op::OpUGreaterThan ||
-                             op == Op::OpUGreaterThanEqual;
+    const bool is_unsigned = op == Op::OpULessThan || op == Op::OpULessThanEqual;
     // Unsigned, a bound below 0 is past every counter: no bound at all.
     if (!bound || (is_unsigned && bound->low < 0)) return std::nullopt;
     return bound->high - (or_equal ? 0 : 1) - *k;

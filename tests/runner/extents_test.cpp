@@ -40,21 +40,27 @@ Kernel load(const std::string& source, Language language = Language::Glsl) {
   return kernel;
 }
 
-// The elements each binding gets, as "set.binding", for a dispatch of `grid`
-// with these push constants.
+// A dispatch of `grid` with these push constants, the others 0.
+Harness setup_of(const Kernel& kernel, std::array<uint32_t, 3> grid, const std::map<std::string, int64_t>& values) {
+  Harness setup;
+  setup.grid = grid;
+  if (kernel.entry.push_constants) setup.push_constants.assign(kernel.entry.push_constants->block.size, 0);
+  for (const auto& [name, value] : values) {
+    std::string error;
+    EXPECT_TRUE(set_push_constant(kernel.entry, name, Number{value}, setup, &error)) << error;
+  }
+  return setup;
+}
+
+std::string key(uint32_t set, uint32_t binding) { return std::to_string(set) + "." + std::to_string(binding); }
+
+// The elements each binding gets, as "set.binding", for that dispatch.
 std::map<std::string, uint64_t> extents(const Kernel& kernel, std::array<uint32_t, 3> grid,
                                         const std::map<std::string, int64_t>& push_constants) {
   std::map<std::string, uint64_t> out;
   if (!kernel.shader.module) return out;
-  Harness setup;
-  setup.grid = grid;
-  if (kernel.entry.push_constants) setup.push_constants.assign(kernel.entry.push_constants->block.size, 0);
-  for (const auto& [name, value] : push_constants) {
-    std::string error;
-    EXPECT_TRUE(set_push_constant(kernel.entry, name, Number{value}, setup, &error)) << error;
-  }
-  for (const Extent& e : index_extents(*kernel.shader.module, kernel.entry, setup)) {
-    out[std::to_string(e.set) + "." + std::to_string(e.binding)] = e.elements;
+  for (const Extent& e : index_extents(*kernel.shader.module, kernel.entry, setup_of(kernel, grid, push_constants))) {
+    out[key(e.set, e.binding)] = e.elements;
   }
   return out;
 }
@@ -171,19 +177,10 @@ std::map<std::string, std::pair<uint64_t, std::string>> index_buffers(const Kern
                                                                       const std::map<std::string, int64_t>& values) {
   std::map<std::string, std::pair<uint64_t, std::string>> out;
   if (!kernel.shader.module) return out;
-  Harness setup;
-  setup.grid = grid;
-  if (kernel.entry.push_constants) setup.push_constants.assign(kernel.entry.push_constants->block.size, 0);
-  for (const auto& [name, value] : values) {
-    std::string error;
-    EXPECT_TRUE(set_push_constant(kernel.entry, name, Number{value}, setup, &error)) << error;
-  }
   HarnessOptions options;
   options.grid = grid;
-  size_from_indices(*kernel.shader.module, kernel.entry, setup, options);
-  for (const IndexBuffer& b : options.index_buffers) {
-    out[std::to_string(b.set) + "." + std::to_string(b.binding)] = {b.values, b.why};
-  }
+  size_from_indices(*kernel.shader.module, kernel.entry, setup_of(kernel, grid, values), options);
+  for (const IndexBuffer& b : options.index_buffers) out[key(b.set, b.binding)] = {b.values, b.why};
   return out;
 }
 
