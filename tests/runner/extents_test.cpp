@@ -172,10 +172,12 @@ void main() { x[gl_GlobalInvocationID.x] = 1.0; }
   EXPECT_TRUE(index_extents(*kernel.shader.module, kernel.entry, setup).empty());
 }
 
+using Indices = std::map<std::string, std::pair<uint64_t, std::string>>;
+
 // The integers each index buffer gets, as "set.binding": below this, and why.
-std::map<std::string, std::pair<uint64_t, std::string>> index_buffers(const Kernel& kernel, std::array<uint32_t, 3> grid,
-                                                                      const std::map<std::string, int64_t>& values) {
-  std::map<std::string, std::pair<uint64_t, std::string>> out;
+Indices index_buffers(const Kernel& kernel, std::array<uint32_t, 3> grid,
+                      const std::map<std::string, int64_t>& values) {
+  Indices out;
   if (!kernel.shader.module) return out;
   HarnessOptions options;
   options.grid = grid;
@@ -183,8 +185,6 @@ std::map<std::string, std::pair<uint64_t, std::string>> index_buffers(const Kern
   for (const IndexBuffer& b : options.index_buffers) out[key(b.set, b.binding)] = {b.values, b.why};
   return out;
 }
-
-using Indices = std::map<std::string, std::pair<uint64_t, std::string>>;
 
 // A gather: row ids times the row length index a buffer whose size klint
 // guesses (16384 floats); ids into a shared tile; and words that are

@@ -286,7 +286,8 @@ void main() {
       << run.out;
   const size_t ids = run.out.find("binding 0.0 Ids (storage-buffer");
   ASSERT_NE(ids, std::string::npos) << run.out;
-  std::istringstream first(run.out.substr(run.out.find("first:", ids) + 6, run.out.find('\n', ids) - run.out.find("first:", ids) - 6));
+  const size_t shown_from = run.out.find("first:", ids) + 6;
+  std::istringstream first(run.out.substr(shown_from, run.out.find('\n', ids) - shown_from));
   int shown = 0;
   for (std::string word; first >> word && word != "...";) {
     EXPECT_LT(std::stoul(word), 64u) << run.out;
