@@ -320,6 +320,7 @@ void note_reach(RunEvidence evidence, const Instrumented& in, const std::vector<
       reach.branch = in.sites[b.site].location;
       auto [it, fresh] = first.try_emplace({b.site, b.workgroup, group ? b.invocation / group : 0}, b.held, b.failed);
       reach.split |= !fresh && it->second != std::pair{b.held, b.failed};
+      if (!group) continue;  // a barrier's groups are the workgroups already
       auto [w, new_workgroup] = in_workgroup.try_emplace({b.site, b.workgroup, 0}, b.held, b.failed);
       reach.split_workgroup |= !new_workgroup && w->second != std::pair{b.held, b.failed};
     }

@@ -60,16 +60,15 @@ std::optional<Range> product(const Range& a, const Range& b) {
 
 Range hull(const Range& a, const Range& b) { return {std::min(a.low, b.low), std::max(a.high, b.high)}; }
 
-// The values a scalar member of the push constants holds in the setup.
+// The value an integer member of the push constants holds in the setup.
 std::optional<int64_t> member_value(const std::vector<uint8_t>& bytes, const std::string& type, uint32_t offset) {
-  const bool is_signed = type == "int" || type == "int64_t" || type == "int16_t";
-  const uint32_t size = type == "uint64_t" || type == "int64_t" ? 8 : type == "uint16_t" || type == "int16_t" ? 2 : 4;
-  if ((type != "uint" && type != "int" && size == 4) || offset + size > bytes.size()) return std::nullopt;
+  const std::optional<ScalarType> scalar = scalar_type(type);
+  if (!scalar || scalar->is_float || offset + scalar->bytes > bytes.size()) return std::nullopt;
   uint64_t raw = 0;
-  std::memcpy(&raw, bytes.data() + offset, size);
-  if (size == 8) return static_cast<int64_t>(raw);
-  if (size == 4) return is_signed ? int64_t{static_cast<int32_t>(raw)} : static_cast<int64_t>(raw);
-  return is_signed ? int64_t{static_cast<int16_t>(raw)} : static_cast<int64_t>(raw);
+  std::memcpy(&raw, bytes.data() + offset, scalar->bytes);
+  const uint32_t shift = 64 - 8 * scalar->bytes;
+  // Sign-extended from the member's width where it is signed.
+  return scalar->is_signed ? static_cast<int64_t>(raw << shift) >> shift : static_cast<int64_t>(raw);
 }
 
 // Bounds of the values a function computes, over one dispatch.
@@ -630,23 +629,9 @@ const ir::Function* analyzed_function(const Module& module, const reflect::Entry
   return own->function;
 }
 
-}  // namespace
-
-void size_from_indices(const Module& module, const reflect::EntryPoint& entry, const Harness& setup,
-                       HarnessOptions& options) {
-  options.extents = index_extents(module, entry, setup);
-  const ir::Function* function = analyzed_function(module, entry, setup);
-  if (!function) return;
-  Bounds bounds(module, *function, entry, setup, workgroup_size(entry, setup));
-  options.index_buffers = IndexFinder(module, *function, entry, setup, options, bounds).find();
-}
-
-std::vector<Extent> index_extents(const Module& module, const reflect::EntryPoint& entry, const Harness& setup) {
+// The extents of the runtime arrays of the storage buffers `function` indexes.
+std::vector<Extent> extents_of(const Module& module, const ir::Function& function, Bounds& bounds) {
   std::vector<Extent> extents;
-  const ir::Function* analyzed = analyzed_function(module, entry, setup);
-  if (!analyzed) return extents;
-  const ir::Function& function = *analyzed;
-  Bounds bounds(module, function, entry, setup, workgroup_size(entry, setup));
   // Per binding, the largest index over the views declared on it; a binding
   // one of whose views klint cannot bound gets none.
   std::map<std::pair<uint32_t, uint32_t>, std::optional<int64_t>> largest;
@@ -665,6 +650,27 @@ std::vector<Extent> index_extents(const Module& module, const reflect::EntryPoin
     }
   }
   return extents;
+}
+
+}  // namespace
+
+std::vector<Extent> index_extents(const Module& module, const reflect::EntryPoint& entry, const Harness& setup) {
+  const ir::Function* function = analyzed_function(module, entry, setup);
+  if (!function) return {};
+  Bounds bounds(module, *function, entry, setup, workgroup_size(entry, setup));
+  return extents_of(module, *function, bounds);
+}
+
+void size_from_indices(const Module& module, const reflect::EntryPoint& entry, const Harness& setup,
+                       HarnessOptions& options) {
+  options.extents.clear();
+  options.index_buffers.clear();
+  const ir::Function* function = analyzed_function(module, entry, setup);
+  if (!function) return;
+  // One set of bounds for both: the values each looks up are the same.
+  Bounds bounds(module, *function, entry, setup, workgroup_size(entry, setup));
+  options.extents = extents_of(module, *function, bounds);
+  options.index_buffers = IndexFinder(module, *function, entry, setup, options, bounds).find();
 }
 
 void size_from_indices(const std::vector<uint32_t>& spirv, spv_target_env env, const ModuleOrigin& origin,

@@ -47,24 +47,6 @@ std::string a_type(std::string_view type) {
   return fmt::format("{} {}", vowel ? "an" : "a", type);
 }
 
-// A scalar type as reflection spells it, as far as it can be written from a number.
-struct ScalarType {
-  bool is_float = false;
-  bool is_signed = false;
-  uint32_t bytes = 4;
-};
-
-std::optional<ScalarType> scalar_type(std::string_view type) {
-  static const std::map<std::string_view, ScalarType> kTypes{
-      {"int8_t", {false, true, 1}},   {"uint8_t", {false, false, 1}},  {"int16_t", {false, true, 2}},
-      {"uint16_t", {false, false, 2}}, {"int", {false, true, 4}},        {"uint", {false, false, 4}},
-      {"int64_t", {false, true, 8}},  {"uint64_t", {false, false, 8}}, {"float16_t", {true, true, 2}},
-      {"float", {true, true, 4}},     {"double", {true, true, 8}},
-  };
-  auto it = kTypes.find(type);
-  if (it == kTypes.end()) return std::nullopt;
-  return it->second;
-}
 
 // IEEE binary16 from a float, rounding to nearest even.
 uint16_t half_bits(float value) {
@@ -354,6 +336,18 @@ bool evaluate_grid(const Context& context, Harness& harness) {
 }
 
 }  // namespace
+
+std::optional<ScalarType> scalar_type(std::string_view type) {
+  static const std::map<std::string_view, ScalarType> kTypes{
+      {"int8_t", {false, true, 1}},   {"uint8_t", {false, false, 1}},  {"int16_t", {false, true, 2}},
+      {"uint16_t", {false, false, 2}}, {"int", {false, true, 4}},        {"uint", {false, false, 4}},
+      {"int64_t", {false, true, 8}},  {"uint64_t", {false, false, 8}}, {"float16_t", {true, true, 2}},
+      {"float", {true, true, 4}},     {"double", {true, true, 8}},
+  };
+  auto it = kTypes.find(type);
+  if (it == kTypes.end()) return std::nullopt;
+  return it->second;
+}
 
 const std::vector<std::vector<Number>>& default_two_variable_matrix() {
   static const std::vector<std::vector<Number>> kMatrix{

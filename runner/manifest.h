@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -122,6 +123,15 @@ const reflect::SpecializationConstant* find_specialization_constant(const reflec
 // scalar, a value that does not fit it.
 bool set_push_constant(const reflect::EntryPoint& entry, const std::string& name, const Number& value,
                        Harness& harness, std::string* error);
+
+// A scalar type as reflection spells it ("uint16_t", "float"), as far as it
+// can be written from a number; nullopt for others (vectors, structs).
+struct ScalarType {
+  bool is_float = false;
+  bool is_signed = false;
+  uint32_t bytes = 4;
+};
+std::optional<ScalarType> scalar_type(std::string_view type);
 
 // The member of a block at `path` (member names, outermost first), with its
 // offset from the block's start in `offset`; nullptr where there is none.
