@@ -244,6 +244,16 @@ class GridStrideTail final : public Rule {
     return name.empty() ? std::string("the loop counter") : fmt::format("'{}'", name);
   }
 
+  // A workgroup size the host may choose that does not divide `bound`: one
+  // and a half times `size` (which divides no power of two), else the next
+  // size up that does not.
+  static int64_t size_not_dividing(int64_t size, int64_t bound) {
+    if (bound % (size * 3 / 2) != 0) return size * 3 / 2;
+    int64_t other = size + 1;
+    while (bound % other == 0) ++other;
+    return other;
+  }
+
   static void add_other_accesses(const Module& module, const std::vector<TailAccess>& accesses,
                                  const TailAccess& reported, DiagnosticBuilder& diagnostic) {
     for (const TailAccess& access : accesses) {
@@ -280,13 +290,15 @@ class GridStrideTail final : public Rule {
                                  const std::vector<TailAccess>& accesses, const TailAccess& access,
                                  Reporter& report) {
     const std::string counter = counter_text(module, *stride.variable);
+    // The size named is one a run specializes the kernel to, to show it.
     auto diagnostic = report.at(
         module.nearest_location(*access.chain),
         fmt::format("index {} covers an array of {} in steps of the workgroup size along {} (specialization "
                     "constant {}, default {}), and only {} is checked against {}: a size that does not divide "
-                    "{} indexes past the end",
+                    "{}, such as local_size_{} = {}, indexes past the end",
                     access.index, access.length, "xyz"[stride.axis], *stride.size->spec_id, stride.size->value,
-                    counter, stride.bound, stride.bound));
+                    counter, stride.bound, stride.bound, "xyz"[stride.axis],
+                    size_not_dividing(stride.step, stride.bound)));
     diagnostic.severity(Severity::Warning);
     diagnostic.about(*stride.loop->merge);
     diagnostic.note(module.nearest_location(*module.def(stride.variable->update)),

@@ -245,6 +245,7 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
   // runnable) when the harness cannot be made or instrumented, or the very
   // first setup runs at no size.
   auto try_setup = [&](const Setup& setup, Harness& harness, const std::vector<uint32_t>& sizes, bool last) {
+    if (options.setup_started) options.setup_started(confirmer.setup_text(setup.shape, harness));
     std::shared_ptr<const Observations> o = confirmer.observe(harness, sizes, &error);
     if (!o) return false;
     all_timed_out = !o->runs.empty() && std::all_of(o->runs.begin(), o->runs.end(), [](const Observation& run) {
@@ -308,6 +309,22 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
     // the pass: what hangs at every size hangs on klint's other inputs.
     std::optional<Shape> timed_out;
     std::vector<Setup> variants;
+    // A workgroup size a finding names ("such as local_size_x = 96") is where
+    // it shows, and another compile of the kernel: that setup runs first, at
+    // the first shape, and the kernel's default size for what it leaves.
+    std::vector<const Diagnostic*> unsettled;
+    for (size_t i : pending) unsettled.push_back(findings[i]);
+    std::optional<Harness> at_default;
+    for (const auto& [axis, size] : named_workgroup_sizes(unsettled)) {
+      if (!at_default) at_default = confirmer.harness(Setup{shapes.front(), std::nullopt, std::nullopt}, &error);
+      std::optional<std::array<uint32_t, 3>> workgroup =
+          at_default ? confirmer.workgroup_with(*at_default, axis, size) : std::nullopt;
+      const Setup named{shapes.front(), std::nullopt, workgroup};
+      std::optional<Harness> harness = workgroup ? confirmer.harness(named, &error) : std::nullopt;
+      if (!harness) continue;
+      if (!try_setup(named, *harness, sizes, last)) return not_runnable(findings, error);
+      if (pending.empty()) return verdicts;
+    }
     for (const Shape& shape : shapes) {
       if (timed_out && !smaller(shape, *timed_out)) continue;
       Setup setup{shape, std::nullopt, std::nullopt};

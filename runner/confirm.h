@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -36,6 +37,9 @@ struct ConfirmOptions {
   std::optional<uint64_t> seed;  // nullopt: the manifest's, else 1
   // Where to write a reproducer per confirmed finding; "" writes none.
   std::string reproducers;
+  // Tests only: told each setup of the search as its runs start, in the
+  // words of the verdicts' details ("shape n=1, grid 2,1,1, workgroup 96,1,1").
+  std::function<void(const std::string&)> setup_started;
 };
 
 // What running the kernel showed about a finding.

@@ -88,6 +88,17 @@ Confirmer::Confirmer(const std::vector<uint32_t>& spirv, const ModuleOrigin& ori
   }
 }
 
+std::optional<std::array<uint32_t, 3>> Confirmer::workgroup_with(const Harness& harness, size_t axis,
+                                                                uint32_t size) const {
+  if (std::find(varied_axes_.begin(), varied_axes_.end(), axis) == varied_axes_.end()) return std::nullopt;
+  std::array<uint32_t, 3> sizes = workgroup_size(entry_, harness);
+  if (sizes[axis] == size || sizes[axis] == 0) return std::nullopt;
+  const uint64_t others = uint64_t{sizes[0]} * sizes[1] * sizes[2] / sizes[axis];
+  if (uint64_t{size} * others > kMaxVariantInvocations) return std::nullopt;
+  sizes[axis] = size;
+  return sizes;
+}
+
 std::vector<std::array<uint32_t, 3>> Confirmer::workgroup_variants(const Harness& harness) const {
   std::vector<std::array<uint32_t, 3>> variants;
   if (varied_axes_.empty()) return variants;

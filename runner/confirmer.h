@@ -60,6 +60,10 @@ class Confirmer {
   // array's end (a loop that steps by the workgroup size), one and a half
   // times it, which divides none of the powers of two the default divides.
   std::vector<std::array<uint32_t, 3>> workgroup_variants(const Harness& harness) const;
+  // The workgroup size of `harness` with `size` along `axis`, where a
+  // specialization constant sets that axis, the size is not the one it has,
+  // and the workgroup stays within kMaxVariantInvocations.
+  std::optional<std::array<uint32_t, 3>> workgroup_with(const Harness& harness, size_t axis, uint32_t size) const;
 
   // "shape rows=1 cols=16, grid 2,1,1, workgroup 64,1,1": the workgroup only
   // where a specialization constant sets it.

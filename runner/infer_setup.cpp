@@ -423,6 +423,23 @@ std::vector<std::pair<std::string, int64_t>> named_values(std::span<const Diagno
   return named;
 }
 
+std::vector<std::pair<size_t, uint32_t>> named_workgroup_sizes(std::span<const Diagnostic* const> findings) {
+  static const std::regex kSize(R"(\blocal_size_([xyz]) = ([0-9]{1,5})\b)");
+  std::vector<std::pair<size_t, uint32_t>> named;
+  auto scan = [&](const std::string& text) {
+    for (std::sregex_iterator it(text.begin(), text.end(), kSize), end; it != end; ++it) {
+      const std::pair<size_t, uint32_t> size{static_cast<size_t>((*it)[1].str()[0] - 'x'),
+                                             static_cast<uint32_t>(std::stoul((*it)[2].str()))};
+      if (size.second > 0 && std::find(named.begin(), named.end(), size) == named.end()) named.push_back(size);
+    }
+  };
+  for (const Diagnostic* finding : findings) {
+    scan(finding->message);
+    for (const Note& note : finding->notes) scan(note.message);
+  }
+  return named;
+}
+
 std::optional<KernelManifest> inferred_manifest(const std::vector<MemberRole>& roles,
                                                 const std::vector<std::pair<std::string, int64_t>>& named,
                                                 const reflect::EntryPoint& entry, const std::string& path) {

@@ -74,6 +74,11 @@ std::vector<MemberRole> infer_roles(const Module& module, const reflect::EntryPo
 std::vector<std::pair<std::string, int64_t>> named_values(std::span<const Diagnostic* const> findings,
                                                           const std::vector<MemberRole>& roles);
 
+// The workgroup sizes the findings name: "such as local_size_x = 96" in a
+// message or a note, as (axis, size), each once, in the order found.
+std::vector<std::pair<size_t, uint32_t>> named_workgroup_sizes(std::span<const Diagnostic* const> findings);
+
+
 // A manifest that runs the inferred setups: one variable per sized member
 // (its name), the shapes to try (the findings' values first, each with the
 // other sizes at the workgroup's invocations; then, for a kernel with both
