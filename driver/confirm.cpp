@@ -64,6 +64,7 @@ void confirm_report(FileReport& report, const Job& job, const runner::KernelMani
   runner::ConfirmOptions with = options;
   with.linted_with = linted_with(job.options.specialization);
   if (!with.linted_with.workgroup_size) with.linted_with.workgroup_size = report.assumed_workgroup_size;
+  with.linted_with.targets = job.options.rule_options.targets;
   record(runner::confirm_findings(findings, *shader, manifest, with));
 }
 

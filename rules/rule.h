@@ -71,6 +71,10 @@ enum class RunEvidence {
   // pipeline (VK_KHR_pipeline_executable_properties) show scratch memory or
   // spilled registers.
   PipelineStatistics,
+  // Not a run: the workgroup memory the device's compiler allocates for the
+  // kernel's pipeline, by its statistics, keeping too few workgroups
+  // resident on the finding's targets, as klint's occupancy model counts.
+  Occupancy,
   // Outputs that differ, from the same inputs, between the kernel and a copy
   // of it whose accumulator (the phi or Function variable among the finding's
   // instructions) holds and sums 32-bit floats: what the fix changes.

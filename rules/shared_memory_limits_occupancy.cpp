@@ -16,6 +16,7 @@ constexpr RuleInfo kInfo{
 };
 
 constexpr RuleDescription kDescription{
+    .run_evidence = RunEvidence::Occupancy,
     .summary = "workgroup memory alone keeps too few workgroups resident to hide memory latency",
     .doc = R"md(
 ## What it finds
@@ -66,7 +67,11 @@ void main() {
 Compute-bound kernels that reuse a large tile many times (a tiled matmul) may
 be faster with fewer resident workgroups; silence the rule for them. Targets
 without occupancy figures (the Vulkan minimum, a device read live) are not
-checked.
+checked. `klint --confirm --device N` asks the device's compiler how much
+workgroup memory it allocates (the pipeline's statistics) and runs the
+targets' model again at that size: an array the kernel declares but never
+uses is dropped by NVIDIA's compiler, and the finding is then "not
+reproduced".
 )md",
 };
 
@@ -88,29 +93,15 @@ class SharedMemoryLimitsOccupancy final : public Rule {
       }
       std::vector<std::pair<const Target*, uint32_t>> starved;
       for (const Target* target : options.targets) {
-        if (memory.total > target->max_compute_shared_memory_size) continue;  // shared-memory-over-limit's
-        auto occupancy = estimate_occupancy(*target, memory.total, invocations);
-        if (!occupancy || !occupancy->by_shared_memory || occupancy->limited_by != Occupancy::Limit::SharedMemory) {
-          continue;
-        }
-        if (occupancy->resident_workgroups < target->occupancy.min_workgroups_to_hide_latency) {
-          starved.emplace_back(target, occupancy->resident_workgroups);
-        }
+        std::optional<uint32_t> resident = starved_by_shared_memory(*target, memory.total, invocations);
+        if (resident) starved.emplace_back(target, *resident);
       }
       if (starved.empty()) continue;
-      // "1 resident workgroup on apple-m1, apple-m2 and 2 on x"
-      std::map<uint32_t, std::vector<std::string>> by_count;
       std::map<uint32_t, std::vector<std::string>> by_need;
       for (const auto& [target, resident] : starved) {
-        by_count[resident].push_back(target->name);
         by_need[target->occupancy.min_workgroups_to_hide_latency].push_back(target->name);
       }
-      std::string residency;
-      for (const auto& [count, names] : by_count) {
-        if (!residency.empty()) residency += " and ";
-        residency += fmt::format("{} on {}", residency.empty() ? workgroups_text(count) : std::to_string(count),
-                                 fmt::join(names, ", "));
-      }
+      const std::string residency = residency_text(starved);
       // At the largest array, the one a fix would shrink first.
       const Location at = memory.variables.empty() ? module.location(entry.function->definition)
                                                    : module.declaration(memory.variables.front().id);

@@ -53,6 +53,24 @@ Verdicts not_runnable(std::span<const Diagnostic* const> findings, const std::st
   return verdicts;
 }
 
+namespace {
+
+// The workgroup memory of the entry point named `entry` as the lint counts
+// it (analyzer/workgroup_memory.h).
+uint64_t counted_workgroup_memory(const Module& module, const std::string& entry) {
+  for (const EntryPoint& e : module.entry_points()) {
+    if (e.name == entry) return workgroup_memory(module, e).total;
+  }
+  return 0;
+}
+
+uint64_t invocations(const reflect::EntryPoint& entry, const Harness& harness) {
+  const std::array<uint32_t, 3> size = workgroup_size(entry, harness);
+  return uint64_t{size[0]} * size[1] * size[2];
+}
+
+}  // namespace
+
 Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const LoadedShader& shader,
                           const KernelManifest* manifest, const ConfirmOptions& options) {
   Verdicts verdicts(findings.size());
@@ -170,7 +188,12 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
   }
   // Where the compiler keeps the kernel's values is for its statistics to
   // show: read once, of the kernel specialized as its first setup runs it.
-  auto by_statistics = [&](size_t i) { return evidence_of(*findings[i]) == RunEvidence::PipelineStatistics; };
+  // So is the workgroup memory it allocates, which bounds how many
+  // workgroups stay resident.
+  auto by_statistics = [&](size_t i) {
+    const RunEvidence evidence = evidence_of(*findings[i]);
+    return evidence == RunEvidence::PipelineStatistics || evidence == RunEvidence::Occupancy;
+  };
   if (std::any_of(pending.begin(), pending.end(), by_statistics)) {
     std::optional<Harness> h = confirmer.harness(Setup{shapes.front(), std::nullopt, std::nullopt}, &error);
     const IsolatedRun capture =
@@ -180,7 +203,12 @@ Verdicts confirm_findings(std::span<const Diagnostic* const> findings, const Loa
       const Diagnostic& d = *findings[pending[k]];
       const size_t of_rule = static_cast<size_t>(
           std::count_if(findings.begin(), findings.end(), [&](const Diagnostic* f) { return f->rule == d.rule; }));
-      verdicts[pending[k]] = statistics_verdict(d, of_rule, capture);
+      if (evidence_of(d) == RunEvidence::Occupancy) {
+        verdicts[pending[k]] = occupancy_verdict(d, capture, counted_workgroup_memory(module, entry->name),
+                                                 h ? invocations(*entry, *h) : 0, options.linted_with.targets);
+      } else {
+        verdicts[pending[k]] = statistics_verdict(d, of_rule, capture);
+      }
       pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(k));
       lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(k));
     }

@@ -18,6 +18,7 @@
 #include "runner/expression.h"
 #include "runner/manifest.h"
 #include "validate/loaded_shader.h"
+#include "validate/target.h"
 
 namespace klint::runner {
 
@@ -28,6 +29,7 @@ namespace klint::runner {
 struct LintedWith {
   std::vector<std::pair<std::string, Number>> specialization;
   std::optional<std::array<uint32_t, 3>> workgroup_size;
+  std::vector<const Target*> targets;  // what occupancy is judged against
 };
 
 struct ConfirmOptions {

@@ -166,6 +166,8 @@ std::string_view not_shown(RunEvidence evidence) {
       return "no device at hand with a limit it exceeds";
     case RunEvidence::PipelineStatistics:
       return "no scratch memory in the compiler's statistics";
+    case RunEvidence::Occupancy:
+      return "enough workgroups resident at the workgroup memory the compiler allocates";
     case RunEvidence::WidenedAccumulator:
       return "the kernel wrote what a copy that sums in 32 bits wrote";
   }
@@ -209,6 +211,7 @@ bool matches(RunEvidence evidence, const ShadowFinding& f, const Instrumented& i
     case RunEvidence::Coalescing:
     case RunEvidence::DeviceLimit:
     case RunEvidence::PipelineStatistics:
+    case RunEvidence::Occupancy:
     case RunEvidence::WidenedAccumulator:
       return false;  // spreads, not shadow findings; limits and statistics, no run; outputs of two modules
   }

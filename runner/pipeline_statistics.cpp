@@ -7,6 +7,8 @@
 #include <cctype>
 #include <string_view>
 
+#include "validate/occupancy.h"
+
 namespace klint::runner {
 
 IsolatedRun capture_statistics(const std::vector<uint32_t>& spirv, const std::string& entry_point,
@@ -25,9 +27,31 @@ bool is_scratch_statistic(const PipelineStatistic& statistic) {
   return std::any_of(kWords.begin(), kWords.end(), [&](std::string_view word) { return name.find(word) != name.npos; });
 }
 
+bool is_shared_memory_statistic(const PipelineStatistic& statistic) {
+  std::string name = statistic.name;
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+  return name.find("shared memory") != name.npos || name.find("lds") != name.npos;
+}
+
 namespace {
 
 std::string statistic_text(const PipelineStatistic& s) { return fmt::format("{} {}", s.name, s.text); }
+
+// What a capture that completed says of itself: the device, whether it gave
+// statistics, and each of them.
+std::vector<std::string> capture_details(const Execution& e) {
+  std::vector<std::string> details{
+      e.statistics_offered
+          ? fmt::format("pipeline made on {} with its statistics captured (VK_KHR_pipeline_executable_properties); "
+                        "nothing was dispatched",
+                        e.device)
+          : fmt::format("pipeline made on {}; nothing was dispatched", e.device)};
+  for (const PipelineStatistic& s : e.statistics) {
+    details.push_back(fmt::format("statistic: {}: {} = {} ({})", s.executable, s.name, s.text, s.description));
+  }
+  if (!e.statistics_offered) details.push_back("no statistics: a GPU whose driver reports them can show it (`--device N`)");
+  return details;
+}
 
 }  // namespace
 
@@ -39,24 +63,18 @@ Confirmation statistics_verdict(const Diagnostic& finding, size_t of_rule, const
     return c;
   }
   const Execution& e = capture.execution;
-  c.details.push_back(e.statistics_offered ? fmt::format("pipeline made on {} with its statistics captured "
-                                                         "(VK_KHR_pipeline_executable_properties); nothing was "
-                                                         "dispatched",
-                                                         e.device)
-                                           : fmt::format("pipeline made on {}; nothing was dispatched", e.device));
+  c.details = capture_details(e);
   if (!e.statistics_offered) {
     c.status = Confirmation::Status::Inconclusive;
     c.summary = fmt::format("{} reports no pipeline statistics (VK_KHR_pipeline_executable_properties), so nothing "
                             "shows where its compiler keeps the array",
                             e.device);
-    c.details.push_back("no statistics: a GPU whose driver reports them can show it (`--device N`)");
     return c;
   }
   std::vector<const PipelineStatistic*> scratch;
   std::vector<const PipelineStatistic*> used;
   std::vector<std::string> names;
   for (const PipelineStatistic& s : e.statistics) {
-    c.details.push_back(fmt::format("statistic: {}: {} = {} ({})", s.executable, s.name, s.text, s.description));
     names.push_back(s.name);
     if (!is_scratch_statistic(s)) continue;
     scratch.push_back(&s);
@@ -90,6 +108,70 @@ Confirmation statistics_verdict(const Diagnostic& finding, size_t of_rule, const
   c.witness.push_back(Note{finding.location, fmt::format("the compiler keeps memory outside registers for this "
                                                          "kernel: {}",
                                                          listed(used))});
+  return c;
+}
+
+Confirmation occupancy_verdict(const Diagnostic& finding, const IsolatedRun& capture, uint64_t counted,
+                               uint64_t invocations, std::span<const Target* const> targets) {
+  Confirmation c;
+  if (capture.verdict != Verdict::Completed) {
+    c.status = Confirmation::Status::NotRunnable;
+    c.summary = "the pipeline could not be made: " + capture.message;
+    return c;
+  }
+  const Execution& e = capture.execution;
+  c.details = capture_details(e);
+  c.status = Confirmation::Status::Inconclusive;
+  if (!e.statistics_offered) {
+    c.summary = fmt::format("{} reports no pipeline statistics (VK_KHR_pipeline_executable_properties), so nothing "
+                            "shows how much workgroup memory its compiler allocates",
+                            e.device);
+    return c;
+  }
+  auto shared = std::find_if(e.statistics.begin(), e.statistics.end(), is_shared_memory_statistic);
+  if (shared == e.statistics.end()) {
+    std::vector<std::string> names;
+    for (const PipelineStatistic& s : e.statistics) names.push_back(s.name);
+    c.summary = fmt::format("{}'s statistics name no shared memory: {}", e.device,
+                            names.empty() ? "it reported none" : fmt::format("{}", fmt::join(names, ", ")));
+    return c;
+  }
+  const uint64_t allocated = shared->value;
+  c.details.push_back(fmt::format("the residency is klint's model of each target (docs/targets.md) at the {} bytes "
+                                  "{}'s compiler allocates, where klint counted {}; another compiler may allocate "
+                                  "otherwise",
+                                  allocated, e.device, counted));
+  if (std::none_of(targets.begin(), targets.end(),
+                   [](const Target* t) { return estimate_occupancy(*t, 1, 1).has_value(); })) {
+    c.summary = fmt::format("on {}: its compiler allocates {} bytes of workgroup memory ({}), and no target linted "
+                            "against has occupancy figures to judge them by",
+                            e.device, allocated, shared->name);
+    return c;
+  }
+  std::vector<std::pair<const Target*, uint32_t>> starved;
+  for (const Target* target : targets) {
+    // More than the target's limit where klint counted less: none fits.
+    const uint64_t limit = target->max_compute_shared_memory_size;
+    if (allocated > limit && counted <= limit) {
+      starved.emplace_back(target, 0);
+    } else if (std::optional<uint32_t> resident = starved_by_shared_memory(*target, allocated, invocations)) {
+      starved.emplace_back(target, *resident);
+    }
+  }
+  if (starved.empty()) {
+    c.status = Confirmation::Status::NotReproduced;
+    c.summary = fmt::format("on {}: its compiler allocates {} bytes of workgroup memory ({}), where klint counted {}: "
+                            "at that size every target keeps enough workgroups resident",
+                            e.device, allocated, shared->name, counted);
+    return c;
+  }
+  c.status = Confirmation::Status::Confirmed;
+  c.summary = fmt::format("on {}: its compiler allocates {} bytes of workgroup memory ({}), which let only {} stay "
+                          "resident per compute unit",
+                          e.device, allocated, shared->name, residency_text(starved));
+  c.witness.push_back(Note{finding.location, fmt::format("the compiled kernel takes {} bytes of workgroup memory "
+                                                         "per workgroup of {} invocations",
+                                                         allocated, invocations)});
   return c;
 }
 

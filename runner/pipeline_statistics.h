@@ -7,12 +7,15 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "analyzer/diagnostic.h"
 #include "runner/confirm.h"
 #include "runner/isolate.h"
+#include "validate/target.h"
 
 namespace klint::runner {
 
@@ -30,5 +33,18 @@ bool is_scratch_statistic(const PipelineStatistic& statistic);
 // such findings no statistic says which array is in scratch, and none is
 // confirmed.
 Confirmation statistics_verdict(const Diagnostic& finding, size_t of_rule, const IsolatedRun& capture);
+
+// Whether a statistic gives the workgroup memory the compiler allocates: its
+// name speaks of shared memory or LDS.
+bool is_shared_memory_statistic(const PipelineStatistic& statistic);
+
+// The verdict on an occupancy finding (RunEvidence::Occupancy) from the
+// capture: the workgroup memory the device's compiler allocates for the
+// kernel, where klint counted `counted` bytes, through the occupancy model
+// of each of `targets` (the lint's) at workgroups of `invocations`. Some
+// target still keeping too few workgroups resident confirms it; none, at
+// what the compiler allocates (an array it dropped), is not reproduced.
+Confirmation occupancy_verdict(const Diagnostic& finding, const IsolatedRun& capture, uint64_t counted,
+                               uint64_t invocations, std::span<const Target* const> targets);
 
 }  // namespace klint::runner

@@ -1,7 +1,11 @@
 #include "validate/occupancy.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <limits>
+#include <map>
+#include <vector>
 
 namespace klint {
 
@@ -56,6 +60,31 @@ std::optional<Occupancy> estimate_occupancy(const Target& target, uint64_t share
   }
   result.resident_workgroups = best == std::numeric_limits<uint32_t>::max() ? 0 : best;
   return result;
+}
+
+std::optional<uint32_t> starved_by_shared_memory(const Target& target, uint64_t shared_memory_bytes,
+                                                 uint64_t workgroup_invocations) {
+  if (shared_memory_bytes == 0 || shared_memory_bytes > target.max_compute_shared_memory_size) return std::nullopt;
+  std::optional<Occupancy> occupancy = estimate_occupancy(target, shared_memory_bytes, workgroup_invocations);
+  if (!occupancy || !occupancy->by_shared_memory || occupancy->limited_by != Occupancy::Limit::SharedMemory ||
+      occupancy->resident_workgroups >= target.occupancy.min_workgroups_to_hide_latency) {
+    return std::nullopt;
+  }
+  return occupancy->resident_workgroups;
+}
+
+std::string residency_text(std::span<const std::pair<const Target*, uint32_t>> resident) {
+  std::map<uint32_t, std::vector<std::string>> by_count;
+  for (const auto& [target, count] : resident) by_count[count].push_back(target->name);
+  std::string text;
+  for (const auto& [count, names] : by_count) {
+    if (text.empty()) {
+      text = fmt::format("{} workgroup{} on {}", count, count == 1 ? "" : "s", fmt::join(names, ", "));
+    } else {
+      text += fmt::format(" and {} on {}", count, fmt::join(names, ", "));
+    }
+  }
+  return text;
 }
 
 }  // namespace klint

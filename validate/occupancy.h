@@ -11,7 +11,10 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
+#include <string>
 #include <string_view>
+#include <utility>
 
 #include "validate/target.h"
 
@@ -30,5 +33,17 @@ std::string_view to_string(Occupancy::Limit limit);
 // nullopt when the target has no occupancy figures.
 std::optional<Occupancy> estimate_occupancy(const Target& target, uint64_t shared_memory_bytes,
                                             uint64_t workgroup_invocations);
+
+// The workgroups one compute unit of `target` keeps resident where workgroup
+// memory alone keeps fewer than the target needs to hide memory latency
+// (shared-memory-limits-occupancy's finding); nullopt where another bound
+// decides, the target has no figures, enough stay resident, or the memory
+// is over the target's limit (shared-memory-over-limit's).
+std::optional<uint32_t> starved_by_shared_memory(const Target& target, uint64_t shared_memory_bytes,
+                                                 uint64_t workgroup_invocations);
+
+// "1 workgroup on apple-m1, apple-m2 and 2 on x": targets and what stays
+// resident on them, grouped by the count, fewest first.
+std::string residency_text(std::span<const std::pair<const Target*, uint32_t>> resident);
 
 }  // namespace klint

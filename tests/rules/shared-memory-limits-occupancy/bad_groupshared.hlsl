@@ -2,7 +2,7 @@
 // (about 60 KiB each, measured).
 // fixture-options: --target=apple-m1
 RWStructuredBuffer<float> data : register(u0);
-groupshared float tile[4096];  // expect: shared-memory-limits-occupancy "32768 bytes"
+groupshared float tile[4096];  // expect: shared-memory-limits-occupancy inconclusive "32768 bytes"
 groupshared float extra[4096];
 
 [numthreads(256, 1, 1)]

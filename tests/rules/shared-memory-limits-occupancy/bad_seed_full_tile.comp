@@ -5,7 +5,7 @@
 // fixture-options: --target=apple-m1,apple-m2,apple-m3,apple-m4,nvidia-ampere
 layout(local_size_x = 256) in;
 layout(binding = 0) buffer Data { float data[]; };
-shared float tile[8192];  // expect: shared-memory-limits-occupancy "apple-m1, apple-m2 stay resident"
+shared float tile[8192];  // expect: shared-memory-limits-occupancy inconclusive "apple-m1, apple-m2 stay resident"
 
 void main() {
     for (uint i = gl_LocalInvocationID.x; i < 8192; i += 256) tile[i] = data[i];
