@@ -616,6 +616,7 @@ Location Module::declaration(uint32_t variable_id) const {
   }
   if (const std::string name = variable_name(variable_id); !name.starts_with("%")) {
     auto declares = [&](std::string_view line) {
+      line = code(line);
       return (contains_word(line, "shared") || contains_word(line, "groupshared")) && contains_word(line, name);
     };
     if (auto found = find_line(declares, name)) return *found;
