@@ -38,6 +38,7 @@ bool has_explicit_layout_workgroup_blocks(const Module& module) {
 
 WorkgroupMemory workgroup_memory(const Module& module, const EntryPoint& entry) {
   std::set<uint32_t> ids;
+  std::set<uint32_t> referenced;
   for (size_t i = 3; i < entry.instruction->operands().size(); ++i) {
     if (is_workgroup_variable(module, entry.instruction->word(i))) ids.insert(entry.instruction->word(i));
   }
@@ -51,13 +52,17 @@ WorkgroupMemory workgroup_memory(const Module& module, const EntryPoint& entry) 
       for (const ir::Instruction& instruction : block.instructions) {
         if (instruction.opcode() == spv::Op::OpFunctionCall) work.push_back(module.function(instruction.word(2)));
         for (uint32_t input : instruction.input_ids()) {
-          if (is_workgroup_variable(module, input)) ids.insert(input);
+          if (is_workgroup_variable(module, input)) {
+            ids.insert(input);
+            referenced.insert(input);
+          }
         }
       }
     }
   }
   WorkgroupMemory memory;
   uint64_t aliased_bytes = 0;
+  uint64_t referenced_aliased_bytes = 0;
   for (uint32_t id : ids) {
     const ir::Instruction* pointer = module.def(module.def(id)->type_id());
     auto bytes = pointer ? module.type_size(pointer->word(2)) : std::nullopt;
@@ -66,14 +71,18 @@ WorkgroupMemory workgroup_memory(const Module& module, const EntryPoint& entry) 
       continue;
     }
     const bool aliased = is_explicit_layout_block(module, id);
-    memory.variables.push_back({id, *bytes, aliased});
+    const bool named = referenced.count(id) != 0;
+    memory.variables.push_back({id, *bytes, aliased, named});
     if (aliased) {
       aliased_bytes = std::max(aliased_bytes, *bytes);
+      if (named) referenced_aliased_bytes = std::max(referenced_aliased_bytes, *bytes);
     } else {
       memory.total += *bytes;
+      if (named) memory.referenced += *bytes;
     }
   }
   memory.total += aliased_bytes;
+  memory.referenced += referenced_aliased_bytes;
   std::sort(memory.variables.begin(), memory.variables.end(), [](const auto& a, const auto& b) {
     return a.bytes != b.bytes ? a.bytes > b.bytes : a.id < b.id;
   });

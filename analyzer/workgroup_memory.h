@@ -18,12 +18,18 @@ struct WorkgroupVariable {
   uint32_t id = 0;
   uint64_t bytes = 0;
   bool aliased = false;  // an explicit-layout block: it shares its memory with the others
+  // Whether a function the entry point calls names it; one only listed in
+  // the interface is declared and never used, and compilers drop it.
+  bool referenced = true;
 };
 
 struct WorkgroupMemory {
   std::vector<WorkgroupVariable> variables;  // largest first, then by id
   // What they take together: the aliased blocks count once, at the largest.
   uint64_t total = 0;
+  // What the referenced ones take together, the same way: what a compiler
+  // allocates (NVIDIA's reports 0 bytes for an array never used).
+  uint64_t referenced = 0;
   // Variables whose size klint cannot compute (runtime arrays, unknown types).
   std::vector<uint32_t> unsized;
 };

@@ -29,7 +29,9 @@ more. Only fitting kernels are checked: one over the limit is
 
 The estimate follows each target's figures (docs/targets.md): shared memory per
 compute unit divided by the workgroup's, or a vendor's tiers where a target
-file gives them with a source. Registers bound residency too but are unknown
+file gives them with a source. The workgroup's is what its arrays take: an
+array the kernel declares and never uses is dropped by compilers (NVIDIA's
+reports 0 bytes for it), and not counted. Registers bound residency too but are unknown
 before the driver compiles the shader, so the real occupancy can be lower
 still, never higher.
 
@@ -85,15 +87,17 @@ class SharedMemoryLimitsOccupancy final : public Rule {
   void check(const Module& module, const RuleOptions& options, Reporter& report) const override {
     for (const EntryPoint& entry : module.entry_points()) {
       if (entry.model != spv::ExecutionModel::GLCompute || !entry.function) continue;
+      // What a compiler allocates: an array declared and never used is dropped.
       WorkgroupMemory memory = workgroup_memory(module, entry);
-      if (memory.total == 0) continue;
+      std::erase_if(memory.variables, [](const WorkgroupVariable& v) { return !v.referenced; });
+      if (memory.referenced == 0) continue;
       uint64_t invocations = 1;
       if (entry.workgroup_size) {
         for (const WorkgroupDimension& d : *entry.workgroup_size) invocations *= d.value;
       }
       std::vector<std::pair<const Target*, uint32_t>> starved;
       for (const Target* target : options.targets) {
-        std::optional<uint32_t> resident = starved_by_shared_memory(*target, memory.total, invocations);
+        std::optional<uint32_t> resident = starved_by_shared_memory(*target, memory.referenced, invocations);
         if (resident) starved.emplace_back(target, *resident);
       }
       if (starved.empty()) continue;
@@ -107,7 +111,7 @@ class SharedMemoryLimitsOccupancy final : public Rule {
                                                    : module.declaration(memory.variables.front().id);
       auto diagnostic = report.at(at,
                                   fmt::format("{} bytes of workgroup memory let only {} stay resident per compute unit",
-                                              memory.total, residency));
+                                              memory.referenced, residency));
       for (const auto& [need, names] : by_need) {
         diagnostic.note(at, fmt::format("{} {} {} resident to hide memory latency", fmt::join(names, ", "),
                                     names.size() == 1 ? "needs" : "need", workgroups_text(need)));

@@ -55,11 +55,11 @@ Verdicts not_runnable(std::span<const Diagnostic* const> findings, const std::st
 
 namespace {
 
-// The workgroup memory of the entry point named `entry` as the lint counts
-// it (analyzer/workgroup_memory.h).
+// The workgroup memory of the entry point named `entry` as the occupancy
+// rule counts it: the variables its functions use (analyzer/workgroup_memory.h).
 uint64_t counted_workgroup_memory(const Module& module, const std::string& entry) {
   for (const EntryPoint& e : module.entry_points()) {
-    if (e.name == entry) return workgroup_memory(module, e).total;
+    if (e.name == entry) return workgroup_memory(module, e).referenced;
   }
   return 0;
 }

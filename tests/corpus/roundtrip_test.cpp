@@ -75,7 +75,9 @@ void add_debug_store(ir::Module& module) {
   if (module.header.version < 0x00010300) {
     module.add_global(make_instruction(Op::OpExtension, 0, 0, {ir::string("SPV_KHR_storage_buffer_storage_class")}));
   }
-  if (module.header.version >= 0x00010400) ASSERT_TRUE(module.add_entry_point_interface(entry, variable));
+  if (module.header.version >= 0x00010400) {
+    ASSERT_TRUE(module.add_entry_point_interface(entry, variable));
+  }
 
   for (ir::Function& function : module.functions) {
     if (function.id() != entry) continue;
