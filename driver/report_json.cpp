@@ -23,6 +23,12 @@ json notes_json(const std::vector<Note>& notes) {
   return out;
 }
 
+json edits_json(const std::vector<Replacement>& edits) {
+  json out = json::array();
+  for (const Replacement& edit : edits) out.push_back({{"location", location_json(edit.location)}, {"text", edit.text}});
+  return out;
+}
+
 json diagnostic_json(const Finding& diagnostic) {
   json notes = notes_json(diagnostic.notes);
   return {{"rule", diagnostic.rule ? json(std::string(diagnostic.rule->id)) : json(nullptr)},
@@ -32,7 +38,8 @@ json diagnostic_json(const Finding& diagnostic) {
           {"notes", std::move(notes)},
           {"fix_title", diagnostic.fix_title},
           {"variants", diagnostic.variants},
-          {"instructions", diagnostic.instructions}};
+          {"instructions", diagnostic.instructions},
+          {"edits", edits_json(diagnostic.fix)}};
 }
 
 json suppression_json(const Suppression& suppression) {
@@ -147,7 +154,12 @@ class Reader {
                    if (!number(element, "an instruction", ordinal)) return false;
                    item = ordinal;
                    return true;
-                 });
+                 }) &&
+           array(member(value, "edits"), "'edits'", out.fix, [&](const json& element, Replacement& item) {
+             if (!element.is_object()) return wrong(element, "an edit", "an object");
+             return location(member(element, "location"), item.location) &&
+                    string(member(element, "text"), "an edit's 'text'", item.text);
+           });
   }
 
   bool suppression(const json& value, Suppression& out) {

@@ -32,6 +32,13 @@ void print_json(std::ostream& out, const std::vector<Finding>& diagnostics,
                            {"notes", std::move(notes)}};
     if (diagnostic.rule) finding["category"] = std::string(to_string(diagnostic.rule->category));
     if (!diagnostic.fix_title.empty()) finding["fix"] = diagnostic.fix_title;
+    if (!diagnostic.fix.empty()) {
+      nlohmann::json edits = nlohmann::json::array();
+      for (const Replacement& edit : diagnostic.fix) {
+        edits.push_back({{"location", location_json(edit.location)}, {"text", edit.text}});
+      }
+      finding["edits"] = std::move(edits);
+    }
     if (!diagnostic.variants.empty()) finding["variants"] = diagnostic.variants;
     if (const std::optional<runner::Confirmation>& c = diagnostic.confirmation) {
       nlohmann::json witness = nlohmann::json::array();

@@ -173,6 +173,23 @@ json LogWriter::result(const Result& finding, const std::string& fingerprint) {
     if (!suppression.reason.empty()) entry["justification"] = suppression.reason;
     out["suppressions"] = json::array({std::move(entry)});
   }
+  if (!diagnostic.fix.empty()) {
+    // One artifact change per file, its replacements in the order given.
+    json changes = json::array();
+    for (const Replacement& edit : diagnostic.fix) {
+      const json artifact = artifact_location(edit.location.file);
+      auto same = std::find_if(changes.begin(), changes.end(),
+                               [&](const json& change) { return change["artifactLocation"] == artifact; });
+      if (same == changes.end()) {
+        changes.push_back({{"artifactLocation", artifact}, {"replacements", json::array()}});
+        same = changes.end() - 1;
+      }
+      (*same)["replacements"].push_back(
+          {{"deletedRegion", region(edit.location).value_or(json::object())}, {"insertedContent", {{"text", edit.text}}}});
+    }
+    out["fixes"] = json::array({{{"description", {{"text", sarif_sentence(diagnostic.fix_title)}}},
+                                 {"artifactChanges", std::move(changes)}}});
+  }
   if (!diagnostic.variants.empty()) out["properties"]["variants"] = diagnostic.variants;
   if (const std::optional<runner::Confirmation>& c = diagnostic.confirmation) {
     out["properties"]["confirmation"] = {{"status", std::string(runner::to_string(c->status))},

@@ -45,6 +45,21 @@ void resolve_columns(Location& location, SourceCache& sources) {
 }
 
 void resolve_columns(Finding& finding, SourceCache& sources) {
+  // A mechanical fix is given whole or not at all: each edit needs the exact
+  // bytes it replaces on a line of its file.
+  for (Replacement& edit : finding.fix) {
+    const SourceFile* source = edit.location.has_line() ? sources.get(edit.location.file) : nullptr;
+    std::optional<ByteSpan> span;
+    if (source && edit.location.line <= source->line_count()) {
+      span = marked_span(source->line(edit.location.line), edit.location);
+    }
+    if (!span || span->end > source->line(edit.location.line).size()) {
+      finding.fix.clear();
+      break;
+    }
+    edit.location.column = static_cast<uint32_t>(span->begin + 1);
+    edit.location.end_column = static_cast<uint32_t>(span->end + 1);
+  }
   resolve_columns(finding.location, sources);
   for (Note& note : finding.notes) resolve_columns(note.location, sources);
   if (finding.confirmation) {

@@ -30,7 +30,9 @@ std::optional<ByteSpan> marked_span(std::string_view line, const Location& locat
 // the line is not in `sources` or does not hold the token: such a location
 // keeps `file:line:`, which says no column is known.
 void resolve_columns(Location& location, SourceCache& sources);
-// The same for a finding's location, its notes and its witness.
+// The same for a finding's location, its notes and its witness; and the
+// exact columns of each edit of its mechanical fix, which is dropped whole
+// when one edit's bytes cannot be found.
 void resolve_columns(Finding& finding, SourceCache& sources);
 
 }  // namespace klint

@@ -37,6 +37,28 @@ TEST(JsonFormat, CarriesEveryFindingWithItsNotesAndTheExitCode) {
   EXPECT_TRUE(document["inputs"].empty());
 }
 
+// A rule's mechanical fix: each edit's exact columns (1-based, the end
+// exclusive) and the text it puts there. A finding without one has none.
+TEST(JsonFormat, AMechanicalFixCarriesItsEdits) {
+  const std::string fence =
+      std::string(KLINT_SOURCE_DIR) + "/tests/rules/insufficient-barrier/bad_shared_barrier_alone.comp";
+  KlintRun run = run_klint({"--no-cache", "--format", "json", "--select", "insufficient-barrier", fence});
+  ASSERT_EQ(run.exit_code, 1) << run.err;
+  nlohmann::json document = nlohmann::json::parse(run.out);
+  ASSERT_EQ(document["findings"].size(), 1u) << run.out;
+  const nlohmann::json& finding = document["findings"][0];
+  ASSERT_EQ(finding["edits"].size(), 1u) << finding.dump();
+  const nlohmann::json& edit = finding["edits"][0];
+  EXPECT_EQ(edit["text"], "barrier");
+  EXPECT_EQ(edit["location"]["file"], fence);
+  EXPECT_EQ(edit["location"]["token"], "memoryBarrierShared");
+  EXPECT_EQ(edit["location"]["end_column"].get<uint32_t>() - edit["location"]["column"].get<uint32_t>(),
+            std::string("memoryBarrierShared").size());
+
+  KlintRun race = run_klint({"--no-cache", "--format", "json", kRace});
+  EXPECT_FALSE(nlohmann::json::parse(race.out)["findings"][0].contains("edits")) << race.out;
+}
+
 TEST(JsonFormat, ReportsInputErrorsAndStaysOneDocument) {
   KlintRun run = run_klint({"--format", "json", "/nonexistent/shader.comp", kClean});
   EXPECT_EQ(run.exit_code, 2);

@@ -378,6 +378,55 @@ TEST_F(SarifCli, StandardOutputHoldsOneLogWithPathsBelowTheRepository) {
   EXPECT_EQ(run.err, "") << "no summary beside a machine format";
 }
 
+// A rule's mechanical fix is the result's fix: one artifact change per file,
+// the exact region it replaces and the text it puts there, in GLSL and HLSL;
+// the same from the cache as from a fresh lint.
+TEST_F(SarifCli, AMechanicalFixIsTheResultsFix) {
+  write("fence.comp",
+        "#version 450\n"
+        "layout(local_size_x = 64) in;\n"
+        "layout(binding = 0) buffer Data { float x[]; };\n"
+        "shared float tile[64];\n"
+        "void main() {\n"
+        "    tile[gl_LocalInvocationID.x] = x[gl_GlobalInvocationID.x];\n"
+        "    memoryBarrierShared();\n"
+        "    x[gl_GlobalInvocationID.x] = tile[(gl_LocalInvocationID.x + 1) % 64];\n"
+        "}\n");
+  write("fence.hlsl",
+        "RWStructuredBuffer<float> x : register(u0);\n"
+        "groupshared float tile[64];\n"
+        "[numthreads(64, 1, 1)]\n"
+        "void main(uint3 gtid : SV_GroupThreadID, uint3 id : SV_DispatchThreadID) {\n"
+        "    tile[gtid.x] = x[id.x];\n"
+        "    GroupMemoryBarrier();\n"
+        "    x[id.x] = tile[(gtid.x + 1) % 64];\n"
+        "}\n");
+  KlintRun run = run_klint({"--format", "sarif", "fence.comp", "fence.hlsl"}, path().string());
+  ASSERT_EQ(run.exit_code, 1) << run.err;
+  const json results = json::parse(run.out)["runs"][0]["results"];
+  ASSERT_EQ(results.size(), 2u) << run.out;
+  const json& glsl = results[0]["fixes"];
+  ASSERT_EQ(glsl.size(), 1u) << results[0].dump();
+  EXPECT_EQ(glsl[0]["description"]["text"], "use barrier(), which waits for the workgroup and makes its shared writes "
+                                            "visible.");
+  const json& change = glsl[0]["artifactChanges"][0];
+  EXPECT_EQ(change["artifactLocation"]["uri"], "fence.comp");
+  EXPECT_EQ(change["replacements"][0]["deletedRegion"],
+            json({{"startLine", 7}, {"startColumn", 5}, {"endLine", 7}, {"endColumn", 24}}));
+  EXPECT_EQ(change["replacements"][0]["insertedContent"]["text"], "barrier");
+  const json& hlsl = results[1]["fixes"][0]["artifactChanges"][0];
+  EXPECT_EQ(hlsl["artifactLocation"]["uri"], "fence.hlsl");
+  EXPECT_EQ(hlsl["replacements"][0]["deletedRegion"],
+            json({{"startLine", 6}, {"startColumn", 5}, {"endLine", 6}, {"endColumn", 23}}));
+  EXPECT_EQ(hlsl["replacements"][0]["insertedContent"]["text"], "GroupMemoryBarrierWithGroupSync");
+  // A finding with no mechanical fix has none.
+  KlintRun race = run_klint({"--format", "sarif", "race.comp"}, path().string());
+  EXPECT_FALSE(json::parse(race.out)["runs"][0]["results"][0].contains("fixes")) << race.out;
+
+  KlintRun cached = run_klint({"--format", "sarif", "fence.comp", "fence.hlsl"}, path().string());
+  EXPECT_EQ(json::parse(cached.out)["runs"][0]["results"], results);
+}
+
 TEST_F(SarifCli, IncludeSuppressedListsTheSilencedFinding) {
   KlintRun plain = run_klint({"--format", "sarif", "race.comp"}, path().string());
   KlintRun with = run_klint({"--format", "sarif", "--include-suppressed", "race.comp"}, path().string());
