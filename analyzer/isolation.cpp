@@ -11,6 +11,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "analyzer/cancel.h"
+
 namespace klint::isolation {
 
 namespace {
@@ -44,8 +46,11 @@ ReadEnd read_all(int fd, void* data, size_t size, std::optional<Clock::time_poin
     if (deadline) {
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - Clock::now()).count();
       if (left <= 0) return ReadEnd::TimedOut;
+      if (cancel::requested()) return ReadEnd::Cancelled;
+      // In slices, to see a request to stop within one.
+      constexpr long long kSliceMs = 50;
       pollfd waiting{fd, POLLIN, 0};
-      const int ready = poll(&waiting, 1, static_cast<int>(std::min<long long>(left, 1 << 30)));
+      const int ready = poll(&waiting, 1, static_cast<int>(std::min<long long>(left, kSliceMs)));
       if (ready < 0 && errno == EINTR) continue;
       if (ready == 0) continue;  // the deadline is checked again
       if (ready < 0) return ReadEnd::Error;

@@ -24,7 +24,9 @@ Clock::time_point deadline_in(double seconds);
 // binary), then that many bytes. A dead peer is an error, not SIGPIPE.
 bool write_frame(int fd, const std::vector<uint8_t>& bytes);
 
-enum class ReadEnd { Complete, Closed, TimedOut, Error };
+// Cancelled: the calling thread was asked to stop (analyzer/cancel.h) while
+// it waited for a frame with a deadline.
+enum class ReadEnd { Complete, Closed, TimedOut, Error, Cancelled };
 struct Frame {
   ReadEnd end = ReadEnd::Error;
   std::vector<uint8_t> bytes;  // when Complete

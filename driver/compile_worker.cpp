@@ -268,6 +268,7 @@ CompiledShader compile_isolated(const std::string& path, const std::string& text
     std::string how;
     const int signal = Pool::discard(*worker, true, &how);
     const char* front_end = language == Language::Hlsl ? "HLSL" : "GLSL";
+    if (end == isolation::ReadEnd::Cancelled) return failed(path, "the lint was cancelled while glslang compiled");
     if (end == isolation::ReadEnd::TimedOut) {
       return failed(path, fmt::format("glslang's {} front end did not finish compiling this file within {:g} s",
                                       front_end, config.timeout_seconds));

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <exception>
 
+#include "analyzer/cancel.h"
 #include "rules/rule.h"
 
 namespace klint {
@@ -94,6 +95,7 @@ std::vector<Diagnostic> run_rules(const Module& module, const RuleSelection& sel
                                   const RuleOptions& options) {
   std::vector<Diagnostic> out;
   for (const auto& rule : RuleRegistry::rules()) {
+    if (cancel::requested()) break;  // a result no one will read
     if (!selection.enabled(rule->info())) continue;
     if (rule->needs_workgroup_size() && !module.workgroup_size_declared()) continue;
     std::vector<Diagnostic> found;

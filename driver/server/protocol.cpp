@@ -100,6 +100,14 @@ bool FrameReader::ready() {
   return ::poll(&request, 1, 0) > 0;
 }
 
+bool FrameReader::wait(int milliseconds) {
+  if (ready()) return true;
+  pollfd request{fd_, POLLIN, 0};
+  while (::poll(&request, 1, milliseconds) < 0 && errno == EINTR) {
+  }
+  return ready();
+}
+
 Frame FrameReader::next() {
   while (true) {
     if (std::optional<Frame> frame = take()) return *std::move(frame);

@@ -35,6 +35,8 @@ class FrameReader {
 
   // Whether next() would return without waiting for the client.
   bool ready();
+  // ready(), after waiting up to `milliseconds` for the client to send.
+  bool wait(int milliseconds);
   // The next frame, waiting for it.
   Frame next();
 

@@ -5,11 +5,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <deque>
 #include <filesystem>
+#include <future>
 #include <iostream>
 #include <map>
+#include <memory>
 
+#include "analyzer/cancel.h"
 #include "driver/output/span.h"
 #include "driver/paths.h"
 #include "driver/server/actions.h"
@@ -33,6 +38,12 @@ struct Document {
   std::vector<Published> published;
 };
 
+// What a lint of one document gives: its diagnostics, and what to log.
+struct Linted {
+  std::vector<Published> published;
+  std::vector<std::pair<LogType, std::string>> logs;
+};
+
 class Server {
  public:
   Server(const ServerOptions& options, FrameReader& reader, FrameWriter& writer)
@@ -40,13 +51,28 @@ class Server {
 
   int run() {
     while (!exit_code_) {
+      if (running_) {
+        // The lint runs on a thread of its own; messages are read meanwhile,
+        // and an edit that makes its result stale stops it.
+        if (reader_.wait(20)) {
+          receive(reader_.next());
+          cancel_if_stale();
+        } else if (running_->result.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+          finish_lint();
+        }
+        continue;
+      }
       // Lint only when no message waits: the edits typed meanwhile come first,
       // so a burst of didChange is linted once, at its last version.
       if (!dirty_.empty() && !reader_.ready()) {
-        lint_next();
+        start_lint();
       } else {
         receive(reader_.next());
       }
+    }
+    if (running_) {
+      running_->cancel->store(true);
+      running_->result.wait();
     }
     return *exit_code_;
   }
@@ -217,29 +243,54 @@ class Server {
     for (auto& [uri, document] : documents_) mark_dirty(uri);
   }
 
-  void lint_next() {
+  // The lint of the document changed longest ago, on a thread of its own,
+  // of a copy of its text.
+  void start_lint() {
     const std::string uri = dirty_.front();
     dirty_.pop_front();
-    const uint64_t edits = documents_.at(uri).edits;
-    std::vector<Published> published;
-    try {
-      published = lint(documents_.at(uri));
-    } catch (const std::exception& e) {
-      // lint_text makes a stage's exception a finding; this is the server's own.
-      log(LogType::Error, uri + ": the lint failed: " + e.what());
-    }
-    // Messages that came during the lint first: an edit among them makes
-    // this result stale, and the document is linted again.
-    while (!exit_code_ && reader_.ready()) receive(reader_.next());
-    auto it = documents_.find(uri);
-    if (exit_code_ || it == documents_.end() || it->second.edits != edits) return;
-    json diagnostics = json::array();
-    for (const Published& one : published) diagnostics.push_back(one.diagnostic);
-    it->second.published = std::move(published);
-    publish(uri, it->second.version, std::move(diagnostics));
+    const Document& document = documents_.at(uri);
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    std::future<Linted> result = std::async(std::launch::async, [this, document, cancel] {
+      cancel::Scope scope(*cancel);
+      return lint(document);
+    });
+    running_ = Running{uri, document.path, document.edits, std::move(cancel), std::move(result)};
   }
 
-  std::vector<Published> lint(const Document& document);
+  // An edit of the document being linted, its closing, or the end of the
+  // session, makes the lint's result one no one reads: it stops.
+  void cancel_if_stale() {
+    auto it = documents_.find(running_->uri);
+    if (exit_code_ || shut_down_ || it == documents_.end() || it->second.edits != running_->edits) {
+      running_->cancel->store(true);
+    }
+  }
+
+  void finish_lint() {
+    Running done = std::move(*running_);
+    running_.reset();
+    Linted linted;
+    try {
+      linted = done.result.get();
+    } catch (const std::exception& e) {
+      // lint_text makes a stage's exception a finding; this is the server's own.
+      log(LogType::Error, done.uri + ": the lint failed: " + e.what());
+    }
+    auto it = documents_.find(done.uri);
+    if (exit_code_ || it == documents_.end() || it->second.edits != done.edits) {
+      if (done.cancel->load()) log(LogType::Info, done.path + ": an edit cancelled the lint of the version before it");
+      return;  // stale: the document is linted again, or closed
+    }
+    for (const auto& [type, text] : linted.logs) log(type, text);
+    json diagnostics = json::array();
+    for (const Published& one : linted.published) diagnostics.push_back(one.diagnostic);
+    it->second.published = std::move(linted.published);
+    publish(done.uri, it->second.version, std::move(diagnostics));
+  }
+
+  // Runs on the lint's thread: it reads the options and the copy it is
+  // given, and says what to log rather than logging.
+  Linted lint(const Document& document) const;
 
   void publish(const std::string& uri, const json& version, json diagnostics) {
     json params{{"uri", uri}, {"diagnostics", std::move(diagnostics)}};
@@ -271,21 +322,30 @@ class Server {
   std::map<std::string, Document> documents_;  // by URI, as the client spells it
   std::deque<std::string> dirty_;              // URIs to lint, oldest change first
   uint64_t changes_ = 0;
+  struct Running {
+    std::string uri;
+    std::string path;
+    uint64_t edits;  // the document's when the lint started
+    std::shared_ptr<std::atomic<bool>> cancel;
+    std::future<Linted> result;
+  };
+  std::optional<Running> running_;
 };
 
 // The lint of one document, as `klint PATH` (or `klint --commands FILE`)
 // would lint its unsaved text.
-std::vector<Published> Server::lint(const Document& document) {
+Linted Server::lint(const Document& document) const {
+  Linted linted;
   const CommandLineSettings& command_line = options_.command_line;
   std::optional<Language> language = language_for_path(document.path, command_line.force_compute);
   if (!language) {
-    log(LogType::Info,
-        document.path + ": not linted: klint knows the language of .comp, .glsl, .hlsl and .spvasm files");
-    return {};
+    linted.logs.emplace_back(
+        LogType::Info, document.path + ": not linted: klint knows the language of .comp, .glsl, .hlsl and .spvasm files");
+    return linted;
   }
   if (!command_line.force_compute && is_include_only_header(document.path, document.text)) {
-    log(LogType::Info, document.path + ": not linted: an include-only header (no entry point)");
-    return {};
+    linted.logs.emplace_back(LogType::Info, document.path + ": not linted: an include-only header (no entry point)");
+    return linted;
   }
   std::vector<CompileJob> commands;
   if (options_.commands) {
@@ -313,7 +373,7 @@ std::vector<Published> Server::lint(const Document& document) {
   } else if (!reports.empty()) {
     report = merge_variants(std::move(reports), variants);
   }
-  std::vector<Published> published;
+  std::vector<Published>& published = linted.published;
   std::vector<InputMessage> messages = plan.messages;
   messages.insert(messages.end(), report.messages.begin(), report.messages.end());
   for (const InputMessage& message : messages) {
@@ -321,7 +381,7 @@ std::vector<Published> Server::lint(const Document& document) {
                                                   message.reason)
                                      : message.reason_names_path ? message.reason
                                                                  : message.path + ": " + message.reason;
-    log(message.is_error ? LogType::Error : LogType::Info, text);
+    linted.logs.emplace_back(message.is_error ? LogType::Error : LogType::Info, text);
     if (!message.is_error) continue;
     // A broken klint.toml stops the lint: say so where the user looks.
     Published error;
@@ -346,7 +406,7 @@ std::vector<Published> Server::lint(const Document& document) {
     }
     published.push_back(std::move(one));
   }
-  return published;
+  return linted;
 }
 
 }  // namespace

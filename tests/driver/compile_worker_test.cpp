@@ -6,9 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <nlohmann/json.hpp>
 
+#include "analyzer/cancel.h"
 #include "tests/support/kernels.h"
 #include "tests/support/run.h"
 #include "tests/support/scratch.h"
@@ -75,6 +77,25 @@ TEST_F(CompileWorker, AWorkerThatHangsIsKilledAtTheTimeLimit) {
   EXPECT_EQ(compiled.diagnostics[0].message,
             "glslang's GLSL front end did not finish compiling this file within 0.5 s");
   EXPECT_LT(seconds, 10);
+}
+
+// A lint that was asked to stop (an edit in the language server made it
+// stale) stops waiting for its worker, which is killed, and says so.
+TEST_F(CompileWorker, ALintAskedToStopStopsWaitingForItsWorker) {
+  set_compile_isolation(CompileIsolation{{"/bin/sleep", "30"}, 600});
+  SourceCache sources;
+  std::atomic<bool> stop{true};
+  CompiledShader compiled;
+  {
+    cancel::Scope scope(stop);
+    compiled = compile_isolated("race.comp", kRace, Language::Glsl, CompileOptions{}, sources);
+  }
+  set_compile_isolation(CompileIsolation{});
+  EXPECT_FALSE(compiled.ok);
+  ASSERT_EQ(compiled.diagnostics.size(), 1u);
+  EXPECT_EQ(compiled.diagnostics[0].message, "the lint was cancelled while glslang compiled");
+  // Outside the scope, nothing asks: the next compile is a whole one.
+  EXPECT_TRUE(compile_isolated("race.comp", kRace, Language::Glsl, CompileOptions{}, sources).ok);
 }
 
 TEST_F(CompileWorker, AWorkerThatLeavesWithoutAnAnswerIsReported) {

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -501,6 +502,46 @@ TEST_F(Server, LintsTheLastOfABurstOfChangesOnce) {
   client.request(2, "shutdown", nullptr);
   json next = client.until([](const json&) { return true; });
   EXPECT_EQ(next["id"], 2) << "the superseded versions are never published: " << next.dump(1);
+}
+
+// A kernel of `loops` loops of two barriers each, which takes klint about a
+// second per 300 to lint here.
+std::string many_loops(int loops) {
+  std::string text = "#version 450\nlayout(local_size_x = 64) in;\nlayout(binding = 0) buffer Data { float x[]; };\n"
+                     "shared float tile[64];\nvoid main() {\n    uint tid = gl_LocalInvocationID.x;\n    float acc = 0.0;\n";
+  for (int i = 0; i < loops; ++i) {
+    text += fmt::format("    for (uint k{0} = 0; k{0} < x.length(); k{0} += 64) {{ tile[tid] = x[k{0} + tid]; barrier(); "
+                        "acc += tile[(tid + 1) % 64] * {0}.0; barrier(); }}\n",
+                        i);
+  }
+  return text + "    x[gl_GlobalInvocationID.x] = acc;\n}\n";
+}
+
+// An edit while a lint runs stops that lint: the edit comes while the long
+// kernel is linted; its version is never published, the edit's is, and the
+// log says why.
+TEST_F(Server, AnEditCancelsTheLintItMakesStale) {
+  const std::string uri = uri_of(path("k.comp"));
+  Client client({}, path());
+  client.initialize();
+  client.notify("textDocument/didOpen", open_params(uri, many_loops(700)));
+  ::usleep(300 * 1000);  // the server reads the open alone, and starts its lint
+  client.notify("textDocument/didChange", change_params(uri, kCleanKernel, 2));
+  std::vector<std::string> logs;
+  json published = client.until([&](const json& m) {
+    if (m.value("method", "") == "window/logMessage") logs.push_back(m["params"]["message"]);
+    return m.value("method", "") == "textDocument/publishDiagnostics";
+  });
+  ASSERT_FALSE(published.is_null());
+  EXPECT_EQ(published["params"]["version"], 2) << published.dump(1);
+  EXPECT_EQ(published["params"]["diagnostics"], json::array());
+  EXPECT_NE(std::find(logs.begin(), logs.end(), "k.comp: an edit cancelled the lint of the version before it"),
+            logs.end())
+      << ::testing::PrintToString(logs);
+  client.request(2, "shutdown", nullptr);
+  client.response(2);
+  client.notify("exit", nullptr);
+  EXPECT_EQ(client.wait(), 0);
 }
 
 TEST_F(Server, AShaderThatCrashesGlslangIsAFindingNotTheServersEnd) {
