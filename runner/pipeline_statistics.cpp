@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <optional>
 #include <string_view>
 
 #include "validate/occupancy.h"
@@ -53,24 +54,33 @@ std::vector<std::string> capture_details(const Execution& e) {
   return details;
 }
 
+// The verdict where the capture alone decides it: not runnable when the
+// pipeline could not be made, inconclusive when the device offers no
+// statistics (so nothing shows `unseen`); else nullopt, and `c` holds the
+// capture's details.
+std::optional<Confirmation> without_statistics(const IsolatedRun& capture, std::string_view unseen,
+                                               Confirmation& c) {
+  if (capture.verdict != Verdict::Completed) {
+    return Confirmation{Confirmation::Status::NotRunnable, "the pipeline could not be made: " + capture.message, {}, {}};
+  }
+  const Execution& e = capture.execution;
+  c.details = capture_details(e);
+  if (e.statistics_offered) return std::nullopt;
+  c.status = Confirmation::Status::Inconclusive;
+  c.summary = fmt::format("{} reports no pipeline statistics (VK_KHR_pipeline_executable_properties), so nothing "
+                          "shows {}",
+                          e.device, unseen);
+  return c;
+}
+
 }  // namespace
 
 Confirmation statistics_verdict(const Diagnostic& finding, size_t of_rule, const IsolatedRun& capture) {
   Confirmation c;
-  if (capture.verdict != Verdict::Completed) {
-    c.status = Confirmation::Status::NotRunnable;
-    c.summary = "the pipeline could not be made: " + capture.message;
-    return c;
+  if (std::optional<Confirmation> decided = without_statistics(capture, "where its compiler keeps the array", c)) {
+    return *decided;
   }
   const Execution& e = capture.execution;
-  c.details = capture_details(e);
-  if (!e.statistics_offered) {
-    c.status = Confirmation::Status::Inconclusive;
-    c.summary = fmt::format("{} reports no pipeline statistics (VK_KHR_pipeline_executable_properties), so nothing "
-                            "shows where its compiler keeps the array",
-                            e.device);
-    return c;
-  }
   std::vector<const PipelineStatistic*> scratch;
   std::vector<const PipelineStatistic*> used;
   std::vector<std::string> names;
@@ -114,20 +124,12 @@ Confirmation statistics_verdict(const Diagnostic& finding, size_t of_rule, const
 Confirmation occupancy_verdict(const Diagnostic& finding, const IsolatedRun& capture, uint64_t counted,
                                uint64_t invocations, std::span<const Target* const> targets) {
   Confirmation c;
-  if (capture.verdict != Verdict::Completed) {
-    c.status = Confirmation::Status::NotRunnable;
-    c.summary = "the pipeline could not be made: " + capture.message;
-    return c;
+  if (std::optional<Confirmation> decided =
+          without_statistics(capture, "how much workgroup memory its compiler allocates", c)) {
+    return *decided;
   }
   const Execution& e = capture.execution;
-  c.details = capture_details(e);
   c.status = Confirmation::Status::Inconclusive;
-  if (!e.statistics_offered) {
-    c.summary = fmt::format("{} reports no pipeline statistics (VK_KHR_pipeline_executable_properties), so nothing "
-                            "shows how much workgroup memory its compiler allocates",
-                            e.device);
-    return c;
-  }
   auto shared = std::find_if(e.statistics.begin(), e.statistics.end(), is_shared_memory_statistic);
   if (shared == e.statistics.end()) {
     std::vector<std::string> names;
