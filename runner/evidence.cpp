@@ -308,6 +308,13 @@ void note_reach(RunEvidence evidence, const Instrumented& in, const std::vector<
         reach.repeated |= std::max(b.held, b.failed) >= 2;
       }
     }
+    // What a subgroup size changes shows between two sizes: the sizes run
+    // (0, the device's own, where it offers no choice).
+    if (evidence == RunEvidence::SubgroupSizeDependence &&
+        std::find(reach.subgroup_sizes.begin(), reach.subgroup_sizes.end(), run.subgroup_size) ==
+            reach.subgroup_sizes.end()) {
+      reach.subgroup_sizes.push_back(run.subgroup_size);
+    }
     if (evidence != RunEvidence::BarrierArrival && evidence != RunEvidence::PartialGroup) continue;
     // A barrier waits for the workgroup; a group operation's lanes are
     // its subgroup's, consecutive local indices.
@@ -366,6 +373,9 @@ Confirmation unshown_verdict(const Diagnostic& d, const Reach& reach, const std:
   } else if (reach.branch && !reach.split) {
     inconclusive(fmt::format("the condition at {}:{} went the same way in every invocation of a workgroup, {}",
                              reach.branch->file, reach.branch->line, setups));
+  } else if (evidence == RunEvidence::SubgroupSizeDependence && reach.complete && reach.subgroup_sizes.size() == 1) {
+    inconclusive(fmt::format("every run that completed had {}, so nothing could differ between sizes, {}",
+                             size_text(reach.subgroup_sizes.front()), setups));
   } else if (!failure.empty()) {
     inconclusive(fmt::format("{}, {}", failure, setups));
   }

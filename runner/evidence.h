@@ -91,7 +91,9 @@ struct Reach {
   std::optional<Location> branch;
   bool split = false;
   bool split_workgroup = false;  // a partial group's branch split a workgroup, if no subgroup
-  std::vector<uint32_t> subgroup_sizes;  // a partial group's runs, as the reason names them
+  // The subgroup sizes of a partial group's runs, as the reason names them,
+  // or of a subgroup-size finding's (0: the device's own).
+  std::vector<uint32_t> subgroup_sizes;
 };
 
 // Adds what the completed runs of one setup reached to `reach`.
