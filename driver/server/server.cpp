@@ -277,9 +277,14 @@ class Server {
       log(LogType::Error, done.uri + ": the lint failed: " + e.what());
     }
     auto it = documents_.find(done.uri);
-    if (exit_code_ || it == documents_.end() || it->second.edits != done.edits) {
-      if (done.cancel->load()) log(LogType::Info, done.path + ": an edit cancelled the lint of the version before it");
-      return;  // stale: the document is linted again, or closed
+    const bool edited = it != documents_.end() && it->second.edits != done.edits;
+    // A lint cut short (an edit, the document closed, a shutdown) or stale is
+    // never published: the document is linted again, or no one waits for it.
+    if (done.cancel->load() || exit_code_ || it == documents_.end() || edited) {
+      if (done.cancel->load() && edited) {
+        log(LogType::Info, done.path + ": an edit cancelled the lint of the version before it");
+      }
+      return;
     }
     for (const auto& [type, text] : linted.logs) log(type, text);
     json diagnostics = json::array();
