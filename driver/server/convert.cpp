@@ -160,6 +160,37 @@ bool overlaps(const json& a, const json& b) {
   return key(a.at("start")) <= key(b.at("end")) && key(b.at("start")) <= key(a.at("end"));
 }
 
+namespace {
+
+// The line of `document` whose `#include` names `file` (the name a suffix of
+// its path, at a folder boundary), as a range over its text; nullopt when no
+// line of the document names it (a header included by a header).
+std::optional<json> include_line(const std::string& document, const std::string& file, SourceCache& sources,
+                                 Encoding encoding) {
+  const SourceFile* source = sources.get(document);
+  if (!source) return std::nullopt;
+  for (uint32_t number = 1; number <= source->line_count(); ++number) {
+    std::string_view text = source->line(number);
+    const size_t hash = text.find_first_not_of(" \t");
+    if (hash == std::string_view::npos || text[hash] != '#') continue;
+    const size_t word = text.find_first_not_of(" \t", hash + 1);
+    if (word == std::string_view::npos || text.substr(word, 7) != "include") continue;
+    const size_t open = text.find_first_of("\"<", word + 7);
+    const size_t close = open == std::string_view::npos ? open : text.find_first_of("\">", open + 1);
+    if (close == std::string_view::npos) continue;
+    const std::string_view name = text.substr(open + 1, close - open - 1);
+    const bool names = !name.empty() && file.size() >= name.size() &&
+                       file.compare(file.size() - name.size(), name.size(), name) == 0 &&
+                       (file.size() == name.size() || file[file.size() - name.size() - 1] == '/');
+    if (!names) continue;
+    const size_t end = text.find_last_not_of(" \t\r") + 1;
+    return lsp_range(number - 1, character_of(text, hash, encoding), number - 1, character_of(text, end, encoding));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 json lsp_diagnostic(const Finding& finding, const std::string& document, SourceCache& sources, Encoding encoding) {
   const bool elsewhere = finding.location.has_line() && !finding.location.file.empty() &&
                          !same_file(finding.location.file, document);
@@ -180,7 +211,12 @@ json lsp_diagnostic(const Finding& finding, const std::string& document, SourceC
   if (elsewhere) relate(finding.location, finding.message);
   for (const Note& note : finding.notes) relate(note.location, note.message);
   const std::string id(finding.rule ? finding.rule->id : "internal-error");
-  json out{{"range", elsewhere ? lsp_range(0, 0, 0, 0) : lsp_range(finding.location, sources, encoding)},
+  // A finding in an included file is shown on the line that includes it,
+  // else at the top of the document.
+  json range = !elsewhere ? lsp_range(finding.location, sources, encoding)
+                          : include_line(document, finding.location.file, sources, encoding)
+                                .value_or(lsp_range(0, 0, 0, 0));
+  json out{{"range", std::move(range)},
            {"severity", finding.severity == Severity::Error ? 1 : finding.severity == Severity::Warning ? 2 : 3},
            {"source", "klint"},
            {"code", id},

@@ -506,6 +506,41 @@ TEST_F(Server, LintsTheLastOfABurstOfChangesOnce) {
   EXPECT_EQ(next["id"], 2) << "the superseded versions are never published: " << next.dump(1);
 }
 
+// A finding in an included file is shown on the line of the document that
+// includes it, its place named in the message and related information.
+TEST_F(Server, AFindingInAnIncludedFileIsShownOnItsIncludeLine) {
+  write("exchange.glsl",
+        "float exchange(uint tid, float v) {\n"
+        "    tile[tid] = v;\n"
+        "    return tile[(tid + 1) % 64];\n"
+        "}\n");
+  const std::string uri = uri_of(path("k.comp"));
+  const std::string text = "#version 450\n"
+                           "layout(local_size_x = 64) in;\n"
+                           "layout(binding = 0) buffer Data { float x[]; };\n"
+                           "shared float tile[64];\n"
+                           "  #include \"exchange.glsl\"  \n"
+                           "void main() {\n"
+                           "    x[gl_GlobalInvocationID.x] = exchange(gl_LocalInvocationID.x, x[gl_GlobalInvocationID.x]);\n"
+                           "}\n";
+  Client client({}, path());
+  client.initialize();
+  client.notify("textDocument/didOpen", open_params(uri, text));
+  json published = client.diagnostics(uri);
+  ASSERT_EQ(published["diagnostics"].size(), 1u) << published.dump(1);
+  const json& race = published["diagnostics"][0];
+  EXPECT_EQ(race["code"], "shared-memory-race");
+  EXPECT_EQ(race["range"], json({{"start", {{"line", 4}, {"character", 2}}}, {"end", {{"line", 4}, {"character", 26}}}}))
+      << race.dump(1);
+  EXPECT_EQ(race["message"].get<std::string>().rfind("exchange.glsl:3: data race on 'tile'", 0), 0u) << race.dump(1);
+  EXPECT_EQ(race["relatedInformation"][0]["location"]["uri"], uri_of(path("exchange.glsl"))) << race.dump(1);
+  EXPECT_EQ(race["relatedInformation"][0]["location"]["range"]["start"]["line"], 2) << race.dump(1);
+  client.request(2, "shutdown", nullptr);
+  client.response(2);
+  client.notify("exit", nullptr);
+  EXPECT_EQ(client.wait(), 0);
+}
+
 // A kernel of `loops` loops of two barriers each, which takes klint about a
 // second per 300 to lint here.
 std::string many_loops(int loops) {
