@@ -102,23 +102,16 @@ std::optional<std::array<uint32_t, 3>> Confirmer::workgroup_with(const Harness& 
 std::vector<std::array<uint32_t, 3>> Confirmer::workgroup_variants(const Harness& harness) const {
   std::vector<std::array<uint32_t, 3>> variants;
   if (varied_axes_.empty()) return variants;
-  const std::array<uint32_t, 3> size = workgroup_size(entry_, harness);
   const size_t axis = varied_axes_.front();
-  const uint64_t others = uint64_t{size[0]} * size[1] * size[2] / size[axis];
-  if (uneven_ && size[axis] >= 2 && uint64_t{size[axis]} * 3 / 2 * others <= kMaxVariantInvocations) {
-    std::array<uint32_t, 3> uneven = size;
-    uneven[axis] = size[axis] * 3 / 2;
-    variants.push_back(uneven);
-  }
-  if (size[axis] >= 2) {
-    std::array<uint32_t, 3> half = size;
-    half[axis] /= 2;
-    variants.push_back(half);
-  }
-  if (uint64_t{size[axis]} * 2 * others <= kMaxVariantInvocations) {
-    std::array<uint32_t, 3> twice = size;
-    twice[axis] *= 2;
-    variants.push_back(twice);
+  const uint32_t size = workgroup_size(entry_, harness)[axis];
+  std::vector<uint32_t> sizes;
+  if (uneven_ && size >= 2) sizes.push_back(size * 3 / 2);
+  if (size >= 2) sizes.push_back(size / 2);
+  sizes.push_back(size * 2);
+  for (uint32_t other : sizes) {
+    if (std::optional<std::array<uint32_t, 3>> variant = workgroup_with(harness, axis, other)) {
+      variants.push_back(*variant);
+    }
   }
   return variants;
 }

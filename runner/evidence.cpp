@@ -308,21 +308,18 @@ void note_reach(RunEvidence evidence, const Instrumented& in, const std::vector<
         reach.repeated |= std::max(b.held, b.failed) >= 2;
       }
     }
-    // What a subgroup size changes shows between two sizes: the sizes run
-    // (0, the device's own, where it offers no choice).
-    if (evidence == RunEvidence::SubgroupSizeDependence &&
-        std::find(reach.subgroup_sizes.begin(), reach.subgroup_sizes.end(), run.subgroup_size) ==
-            reach.subgroup_sizes.end()) {
-      reach.subgroup_sizes.push_back(run.subgroup_size);
+    // A group operation's lanes are its subgroup's, consecutive local
+    // indices; what a subgroup size changes shows between two sizes (0: the
+    // device's own, where it offers no choice). A barrier waits for the
+    // workgroup.
+    const uint32_t group = evidence == RunEvidence::PartialGroup ? std::max<uint32_t>(run.subgroup_size, 1) : 0;
+    if (evidence == RunEvidence::PartialGroup || evidence == RunEvidence::SubgroupSizeDependence) {
+      const uint32_t size = group ? group : run.subgroup_size;
+      if (std::find(reach.subgroup_sizes.begin(), reach.subgroup_sizes.end(), size) == reach.subgroup_sizes.end()) {
+        reach.subgroup_sizes.push_back(size);
+      }
     }
     if (evidence != RunEvidence::BarrierArrival && evidence != RunEvidence::PartialGroup) continue;
-    // A barrier waits for the workgroup; a group operation's lanes are
-    // its subgroup's, consecutive local indices.
-    const uint32_t group = evidence == RunEvidence::PartialGroup ? std::max<uint32_t>(run.subgroup_size, 1) : 0;
-    if (group && std::find(reach.subgroup_sizes.begin(), reach.subgroup_sizes.end(), group) ==
-                     reach.subgroup_sizes.end()) {
-      reach.subgroup_sizes.push_back(group);
-    }
     // site, workgroup, subgroup: held, failed
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::pair<uint32_t, uint32_t>> first, in_workgroup;
     for (const BranchTaken& b : run.shadow.branches) {

@@ -400,6 +400,19 @@ std::vector<MemberRole> infer_roles(const Module& module, const reflect::EntryPo
   return roles;
 }
 
+namespace {
+
+// Calls `scan` with each finding's message and each of its notes'.
+template <class Scan>
+void each_text(std::span<const Diagnostic* const> findings, Scan&& scan) {
+  for (const Diagnostic* finding : findings) {
+    scan(finding->message);
+    for (const Note& note : finding->notes) scan(note.message);
+  }
+}
+
+}  // namespace
+
 std::vector<std::pair<std::string, int64_t>> named_values(std::span<const Diagnostic* const> findings,
                                                           const std::vector<MemberRole>& roles) {
   static const std::regex kAssignment(R"(([A-Za-z_][A-Za-z0-9_.]*) = (-?[0-9]{1,9})\b)");
@@ -416,10 +429,7 @@ std::vector<std::pair<std::string, int64_t>> named_values(std::span<const Diagno
       if (std::find(named.begin(), named.end(), std::pair{name, value}) == named.end()) named.emplace_back(name, value);
     }
   };
-  for (const Diagnostic* finding : findings) {
-    scan(finding->message);
-    for (const Note& note : finding->notes) scan(note.message);
-  }
+  each_text(findings, scan);
   return named;
 }
 
@@ -433,10 +443,7 @@ std::vector<std::pair<size_t, uint32_t>> named_workgroup_sizes(std::span<const D
       if (size.second > 0 && std::find(named.begin(), named.end(), size) == named.end()) named.push_back(size);
     }
   };
-  for (const Diagnostic* finding : findings) {
-    scan(finding->message);
-    for (const Note& note : finding->notes) scan(note.message);
-  }
+  each_text(findings, scan);
   return named;
 }
 

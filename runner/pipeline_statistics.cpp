@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <cctype>
+#include <initializer_list>
 #include <optional>
 #include <string_view>
 
@@ -21,17 +21,23 @@ IsolatedRun capture_statistics(const std::vector<uint32_t>& spirv, const std::st
   return run_isolated(spirv, entry_point, harness, isolate);
 }
 
-bool is_scratch_statistic(const PipelineStatistic& statistic) {
+namespace {
+
+// Whether the statistic's name, in any case, holds one of `words`.
+bool named_for(const PipelineStatistic& statistic, std::initializer_list<std::string_view> words) {
   std::string name = statistic.name;
   std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
-  constexpr std::array<std::string_view, 5> kWords{"spill", "scratch", "local memory", "private memory", "stack"};
-  return std::any_of(kWords.begin(), kWords.end(), [&](std::string_view word) { return name.find(word) != name.npos; });
+  return std::any_of(words.begin(), words.end(), [&](std::string_view word) { return name.find(word) != name.npos; });
+}
+
+}  // namespace
+
+bool is_scratch_statistic(const PipelineStatistic& statistic) {
+  return named_for(statistic, {"spill", "scratch", "local memory", "private memory", "stack"});
 }
 
 bool is_shared_memory_statistic(const PipelineStatistic& statistic) {
-  std::string name = statistic.name;
-  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
-  return name.find("shared memory") != name.npos || name.find("lds") != name.npos;
+  return named_for(statistic, {"shared memory", "lds"});
 }
 
 namespace {
