@@ -57,6 +57,16 @@ std::optional<Language> language_for_path(const std::string& path, bool force_co
 // Used to skip non-compute shaders named explicitly on the command line.
 std::optional<std::string> non_compute_stage_for_path(const std::string& path);
 
+// One #include the compiler followed: `includer` wrote `name` (the text
+// between the quotes or brackets) and got the file `path`. Both paths are
+// spelled as the compiled shader's locations spell them.
+struct Inclusion {
+  std::string includer;
+  std::string name;
+  std::string path;
+  bool operator==(const Inclusion&) const = default;
+};
+
 struct CompiledShader {
   bool ok = false;
   std::vector<uint32_t> spirv;
@@ -65,6 +75,8 @@ struct CompiledShader {
   std::vector<Diagnostic> diagnostics;
   // The main file and every file it included.
   std::vector<std::string> files;
+  // Each #include followed, in the order the compiler followed them.
+  std::vector<Inclusion> includes;
   // For .spvasm: the 1-based source line of each instruction, indexed by its
   // ordinal - 1 (see ir::Module::for_each_instruction). Empty otherwise.
   std::vector<uint32_t> assembly_lines;

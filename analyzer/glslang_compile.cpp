@@ -39,7 +39,7 @@ class FileIncluder final : public glslang::TShader::Includer {
 
   IncludeResult* includeLocal(const char* header, const char* includer, size_t depth) override {
     if (depth > kMaxIncludeDepth) return nullptr;  // includeSystem reports it
-    return try_open(fs::path(includer).parent_path(), header);
+    return try_open(fs::path(includer).parent_path(), header, includer);
   }
 
   IncludeResult* includeSystem(const char* header, const char* includer, size_t depth) override {
@@ -48,7 +48,7 @@ class FileIncluder final : public glslang::TShader::Includer {
                               kMaxIncludeDepth, header));
     }
     for (const std::string& dir : include_dirs_) {
-      if (IncludeResult* result = try_open(dir, header)) return result;
+      if (IncludeResult* result = try_open(dir, header, includer)) return result;
     }
     std::string searched;
     for (const std::string& dir : include_dirs_) searched += fmt::format(", {}", dir.empty() ? "." : dir);
@@ -65,9 +65,11 @@ class FileIncluder final : public glslang::TShader::Includer {
   const std::vector<std::string>& files() const { return files_; }
   // Messages of failed includes, which glslang wraps in its own words.
   const std::set<std::string>& failures() const { return failures_; }
+  // Every #include followed, in order.
+  const std::vector<Inclusion>& includes() const { return includes_; }
 
  private:
-  IncludeResult* try_open(const fs::path& dir, const char* header) {
+  IncludeResult* try_open(const fs::path& dir, const char* header, const char* includer) {
     std::string name = (dir / header).lexically_normal().string();
     std::error_code error;
     if (!fs::is_regular_file(name, error)) return nullptr;
@@ -76,6 +78,8 @@ class FileIncluder final : public glslang::TShader::Includer {
     const SourceFile* file = sources_.get(name);
     if (!file) return fail(fmt::format("cannot read include file \"{}\"", name));
     if (std::find(files_.begin(), files_.end(), name) == files_.end()) files_.push_back(name);
+    Inclusion inclusion{includer, header, name};
+    if (std::find(includes_.begin(), includes_.end(), inclusion) == includes_.end()) includes_.push_back(inclusion);
     return new IncludeResult(name, file->text().data(), file->text().size(), nullptr);
   }
 
@@ -88,6 +92,7 @@ class FileIncluder final : public glslang::TShader::Includer {
   const std::vector<std::string>& include_dirs_;
   SourceCache& sources_;
   std::vector<std::string> files_;
+  std::vector<Inclusion> includes_;
   std::set<std::string> failures_;
 };
 
@@ -227,8 +232,8 @@ class InfoLogParser {
 
   const std::string& main_path_;
   std::string entry_point_;
-  std::vector<std::string> kernels_;  // an HLSL file's [numthreads] functions
   const FileIncluder& includer_;
+  std::vector<std::string> kernels_;  // an HLSL file's [numthreads] functions
   std::vector<std::string> names_;
 };
 
@@ -486,6 +491,7 @@ CompiledShader compile_with_glslang(const std::string& path, const std::string& 
     for (const std::string& file : includer.files()) {
       if (file != path) result.files.push_back(file);
     }
+    result.includes = includer.includes();
     return std::move(result);
   };
 

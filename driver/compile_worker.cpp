@@ -31,7 +31,7 @@ using nlohmann::json;
 // text, since a shader's bytes need not be UTF-8. Both ends are one binary,
 // but a worker left from an older klint (a long-running editor session across
 // an upgrade) must be told apart, not misread.
-constexpr int kProtocolVersion = 1;
+constexpr int kProtocolVersion = 2;
 
 bool write_message(int fd, const json& message) { return isolation::write_frame(fd, json::to_cbor(message)); }
 
@@ -100,11 +100,16 @@ json response_json(const CompiledShader& compiled, SourceCache& sources) {
     const SourceFile* file = sources.get(path);
     files.push_back({{"path", path}, {"text", file ? json(file->text()) : json(nullptr)}});
   }
+  json includes = json::array();
+  for (const Inclusion& inclusion : compiled.includes) {
+    includes.push_back({{"includer", inclusion.includer}, {"name", inclusion.name}, {"path", inclusion.path}});
+  }
   json response{{"version", kProtocolVersion},
                 {"ok", compiled.ok},
                 {"spirv", json::binary(std::move(spirv))},
                 {"diagnostics", std::move(diagnostics)},
                 {"files", std::move(files)},
+                {"includes", std::move(includes)},
                 {"assembly_lines", compiled.assembly_lines}};
   if (compiled.non_compute_stage) response["non_compute_stage"] = *compiled.non_compute_stage;
   if (!compiled.workgroup_size_declared) response["workgroup_size_declared"] = false;
@@ -142,6 +147,10 @@ std::optional<CompiledShader> compiled_from_json(const json& response, SourceCac
     for (const json& file : response.at("files")) {
       compiled.files.push_back(file.at("path").get<std::string>());
       if (!file.at("text").is_null()) sources.add(compiled.files.back(), file.at("text").get<std::string>());
+    }
+    for (const json& inclusion : response.at("includes")) {
+      compiled.includes.push_back({inclusion.at("includer").get<std::string>(), inclusion.at("name").get<std::string>(),
+                                   inclusion.at("path").get<std::string>()});
     }
     compiled.assembly_lines = response.at("assembly_lines").get<std::vector<uint32_t>>();
     if (response.contains("non_compute_stage")) compiled.non_compute_stage = response["non_compute_stage"];

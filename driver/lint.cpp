@@ -275,6 +275,7 @@ FileReport lint_shader(const InputFile& input, std::shared_ptr<const LoadedShade
     for (const Diagnostic& d : shader->diagnostics) report.diagnostics.push_back(Diagnostic(d));
     report.files = shader->files;
     if (report.files.empty()) report.files.push_back(input.path);
+    report.includes = shader->includes;
     for (const LoadNote& note : shader->notes) report.messages.push_back(note_message(input.path, note));
     if (shader->non_compute_stage) {
       report.messages.push_back(InputMessage{

@@ -38,6 +38,9 @@ struct FileReport {
   std::vector<SuppressedDiagnostic> suppressed;  // silenced by klint-ignore comments
   // Every file the result depends on: the shader and each file it included.
   std::vector<std::string> files;
+  // Each #include the compiler followed to get them (not kept in the cache:
+  // only the language server, which never reads it, places findings by them).
+  std::vector<Inclusion> includes;
   // The shader as loaded, when LintOptions::keep_shader and it was analyzed;
   // the findings' instructions (Diagnostic::instructions) are its module's.
   std::shared_ptr<const LoadedShader> shader;

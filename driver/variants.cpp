@@ -46,6 +46,7 @@ FileReport merge_variants(std::vector<FileReport> reports, const std::vector<std
       if (!known) merged.messages.push_back(message);
     }
     for (const std::string& file : report.files) append_unique(merged.files, file);
+    for (const Inclusion& inclusion : report.includes) append_unique(merged.includes, inclusion);
   }
   std::stable_sort(merged.diagnostics.begin(), merged.diagnostics.end(), diagnostic_less);
   return merged;

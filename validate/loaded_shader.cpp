@@ -334,6 +334,7 @@ LoadedShader load_shader(const ShaderInput& input, const CompileOptions& options
                                           : compile(input.path, input.text, input.language, options, sources);
   shader.diagnostics = std::move(compiled.diagnostics);
   shader.files = std::move(compiled.files);
+  shader.includes = std::move(compiled.includes);
   // Only the texts the compiler registered: a file it refused may be binary junk.
   if (compiled.ok && input.language != Language::SpirvBinary) {
     for (const std::string& file : shader.files) {

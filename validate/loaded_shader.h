@@ -77,6 +77,8 @@ struct LoadedShader {
   TargetEnv env = kDefaultTargetEnv;
   // The main file first, then every file it included.
   std::vector<std::string> files;
+  // Each #include the compiler followed (CompiledShader::includes).
+  std::vector<Inclusion> includes;
   // Their texts, as the compiler read them: the SourceCache the shader was
   // loaded with owns them (the includer reads through it), and outlives it.
   std::vector<const SourceFile*> texts;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <set>
 
 #include "driver/output/sarif_tool.h"
 #include "driver/output/span.h"
@@ -162,10 +163,33 @@ bool overlaps(const json& a, const json& b) {
 
 namespace {
 
-// The line of `document` whose `#include` names `file` (the name a suffix of
-// its path, at a folder boundary), as a range over its text; nullopt when no
-// line of the document names it (a header included by a header).
-std::optional<json> include_line(const std::string& document, const std::string& file, SourceCache& sources,
+// The name that one of the document's own #include lines wrote for the
+// header through which a chain of `includes` reaches `file`; nullopt when no
+// chain does. Breadth first, so the shortest chain wins.
+std::optional<std::string> included_as(const std::string& document, const std::string& file,
+                                       std::span<const Inclusion> includes) {
+  std::vector<std::pair<std::string, std::string>> layer;  // a file reached, and the document's name for its chain
+  for (const Inclusion& inclusion : includes) {
+    if (same_file(inclusion.includer, document)) layer.emplace_back(inclusion.path, inclusion.name);
+  }
+  std::set<std::string> seen;
+  while (!layer.empty()) {
+    std::vector<std::pair<std::string, std::string>> next;
+    for (const auto& [path, name] : layer) {
+      if (same_file(path, file)) return name;
+      if (!seen.insert(path).second) continue;
+      for (const Inclusion& inclusion : includes) {
+        if (inclusion.includer == path) next.emplace_back(inclusion.path, name);
+      }
+    }
+    layer = std::move(next);
+  }
+  return std::nullopt;
+}
+
+// The first line of `document` that is `#include` of `name`, in quotes or
+// brackets, as a range over its text.
+std::optional<json> include_line(const std::string& document, const std::string& name, SourceCache& sources,
                                  Encoding encoding) {
   const SourceFile* source = sources.get(document);
   if (!source) return std::nullopt;
@@ -177,12 +201,7 @@ std::optional<json> include_line(const std::string& document, const std::string&
     if (word == std::string_view::npos || text.substr(word, 7) != "include") continue;
     const size_t open = text.find_first_of("\"<", word + 7);
     const size_t close = open == std::string_view::npos ? open : text.find_first_of("\">", open + 1);
-    if (close == std::string_view::npos) continue;
-    const std::string_view name = text.substr(open + 1, close - open - 1);
-    const bool names = !name.empty() && file.size() >= name.size() &&
-                       file.compare(file.size() - name.size(), name.size(), name) == 0 &&
-                       (file.size() == name.size() || file[file.size() - name.size() - 1] == '/');
-    if (!names) continue;
+    if (close == std::string_view::npos || text.substr(open + 1, close - open - 1) != name) continue;
     const size_t end = text.find_last_not_of(" \t\r") + 1;
     return lsp_range(number - 1, character_of(text, hash, encoding), number - 1, character_of(text, end, encoding));
   }
@@ -191,7 +210,8 @@ std::optional<json> include_line(const std::string& document, const std::string&
 
 }  // namespace
 
-json lsp_diagnostic(const Finding& finding, const std::string& document, SourceCache& sources, Encoding encoding) {
+json lsp_diagnostic(const Finding& finding, const std::string& document, std::span<const Inclusion> includes,
+                    SourceCache& sources, Encoding encoding) {
   const bool elsewhere = finding.location.has_line() && !finding.location.file.empty() &&
                          !same_file(finding.location.file, document);
   std::string message = finding.message;
@@ -211,11 +231,15 @@ json lsp_diagnostic(const Finding& finding, const std::string& document, SourceC
   if (elsewhere) relate(finding.location, finding.message);
   for (const Note& note : finding.notes) relate(note.location, note.message);
   const std::string id(finding.rule ? finding.rule->id : "internal-error");
-  // A finding in an included file is shown on the line that includes it,
-  // else at the top of the document.
-  json range = !elsewhere ? lsp_range(finding.location, sources, encoding)
-                          : include_line(document, finding.location.file, sources, encoding)
-                                .value_or(lsp_range(0, 0, 0, 0));
+  // A finding in an included file is shown on the line whose #include leads
+  // to it, else at the top of the document.
+  std::optional<json> line;
+  if (elsewhere) {
+    if (std::optional<std::string> name = included_as(document, finding.location.file, includes)) {
+      line = include_line(document, *name, sources, encoding);
+    }
+  }
+  json range = !elsewhere ? lsp_range(finding.location, sources, encoding) : line.value_or(lsp_range(0, 0, 0, 0));
   json out{{"range", std::move(range)},
            {"severity", finding.severity == Severity::Error ? 1 : finding.severity == Severity::Warning ? 2 : 3},
            {"source", "klint"},

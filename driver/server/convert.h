@@ -4,9 +4,11 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
+#include "analyzer/frontend.h"
 #include "analyzer/source.h"
 #include "driver/finding.h"
 
@@ -49,10 +51,11 @@ bool overlaps(const nlohmann::json& a, const nlohmann::json& b);
 
 // The LSP Diagnostic of a finding of `document`: severity, range, source
 // "klint", the rule id as code with a link to its documentation, the notes as
-// relatedInformation. A finding in another file (an included one) is shown
-// at the start of the document, naming the place, which relatedInformation
-// links.
-nlohmann::json lsp_diagnostic(const Finding& finding, const std::string& document, SourceCache& sources,
-                              Encoding encoding);
+// relatedInformation. A finding in another file is shown on the document's
+// #include line that leads to that file through `includes` (at any depth),
+// else at the start of the document; its message names the place, which
+// relatedInformation links.
+nlohmann::json lsp_diagnostic(const Finding& finding, const std::string& document, std::span<const Inclusion> includes,
+                              SourceCache& sources, Encoding encoding);
 
 }  // namespace klint::server

@@ -396,7 +396,7 @@ Linted Server::lint(const Document& document) const {
   for (Finding& finding : report.diagnostics) {
     if (!plan.jobs.empty()) apply_severity(finding, plan.jobs.front().severity);
     resolve_columns(finding, sources);
-    Published one{finding, lsp_diagnostic(finding, document.path, sources, encoding_), json::array(), true};
+    Published one{finding, lsp_diagnostic(finding, document.path, report.includes, sources, encoding_), json::array(), true};
     one.in_document = !finding.location.has_line() || finding.location.file.empty() ||
                       same_file(finding.location.file, document.path);
     for (const Replacement& replacement : finding.fix) {

@@ -185,6 +185,25 @@ void main() { sync_tile(); }
   EXPECT_EQ(barriers[0].line, 2u);
 }
 
+// Each #include followed is recorded once, with the name as written and the
+// file it reached, whoever wrote it: the shader, a header, from -I or beside.
+TEST_F(FrontendTest, EachIncludeFollowedIsRecordedWithItsIncluder) {
+  write("inc/common.h", "#ifndef COMMON\n#define COMMON\n#include \"detail/tile.h\"\n#endif\n");
+  write("inc/detail/tile.h", "#define TILE 16\n");
+  std::string file = write("src/main.comp",
+                           "#version 450\n#include <common.h>\n#include <common.h>\n#include \"../inc/detail/tile.h\"\n"
+                           "layout(local_size_x = TILE) in;\nvoid main() {}\n");
+  CompileOptions options;
+  options.include_dirs = {path("inc").string()};
+  CompiledShader shader = compile_file(file, options);
+  ASSERT_TRUE(shader.ok) << messages(shader);
+  const std::string common = path("inc/common.h").string();
+  const std::string tile = path("inc/detail/tile.h").string();
+  EXPECT_EQ(shader.includes, (std::vector<Inclusion>{{file, "common.h", common},
+                                                     {common, "detail/tile.h", tile},
+                                                     {file, "../inc/detail/tile.h", tile}}));
+}
+
 TEST_F(FrontendTest, IncludeNextToIncluderWinsOverIncludeDirs) {
   write("src/common.h", "#define TILE 8\n");
   write("inc/common.h", "#define TILE 4\n");

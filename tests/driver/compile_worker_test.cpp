@@ -123,17 +123,18 @@ TEST_F(CompileWorker, AWorkerThatLeavesWithoutAnAnswerIsReported) {
 // answers {"version": 2} in CBOR, framed, on the worker's socket (fd 3).
 TEST_F(CompileWorker, AnAnswerInAnotherProtocolVersionIsRefused) {
   set_compile_isolation(CompileIsolation{
-      {"/bin/bash", "-c", R"(printf '\x0a\x00\x00\x00\x00\x00\x00\x00\xa1\x67version\x02' >&3; sleep 10)"}, 10});
+      {"/bin/bash", "-c", R"(printf '\x0a\x00\x00\x00\x00\x00\x00\x00\xa1\x67version\x03' >&3; sleep 10)"}, 10});
   SourceCache sources;
   CompiledShader compiled = compile_isolated("race.comp", kRace, Language::Glsl, CompileOptions{}, sources);
   set_compile_isolation(CompileIsolation{});
   EXPECT_FALSE(compiled.ok);
   ASSERT_EQ(compiled.diagnostics.size(), 1u);
   EXPECT_EQ(compiled.diagnostics[0].message,
-            "the compiler worker's answer is not one klint reads: it speaks version 2 of the protocol, not 1");
+            "the compiler worker's answer is not one klint reads: it speaks version 3 of the protocol, not 2");
 }
 
-// The texts of included files come back from the worker as it compiled them.
+// The texts of included files, and which file included which, come back from
+// the worker as it compiled them.
 TEST_F(CompileWorker, IncludedTextsComeFromTheWorker) {
   write("common.h", "#define TILE 16\n");
   const std::string main = "#version 450\n#include \"common.h\"\nlayout(local_size_x = TILE) in;\nvoid main() {}\n";
@@ -148,6 +149,7 @@ TEST_F(CompileWorker, IncludedTextsComeFromTheWorker) {
   const SourceFile* included = sources.get(compiled.files[1]);
   ASSERT_NE(included, nullptr) << compiled.files[1];
   EXPECT_EQ(included->text(), "#define TILE 16\n");
+  EXPECT_EQ(compiled.includes, std::vector<Inclusion>({{path("main.comp").string(), "common.h", compiled.files[1]}}));
 }
 
 // An idle worker of one command is not reused after the command changes:

@@ -541,6 +541,67 @@ TEST_F(Server, AFindingInAnIncludedFileIsShownOnItsIncludeLine) {
   EXPECT_EQ(client.wait(), 0);
 }
 
+// A finding in a header that another header includes, reached through a
+// relative name, is shown on the document's #include line that leads to it,
+// not on a line that includes an unrelated header; GLSL and HLSL alike.
+TEST_F(Server, AFindingInANestedHeaderIsShownOnTheIncludeLineThatLeadsToIt) {
+  write("common/unrelated.glsl", "float twice(float v) { return 2.0 * v; }\n");
+  write("common/outer.glsl", "#include \"inner/exchange.glsl\"\n");
+  write("common/inner/exchange.glsl",
+        "float exchange(uint tid, float v) {\n"
+        "    tile[tid] = v;\n"
+        "    return tile[(tid + 1) % 64];\n"
+        "}\n");
+  write("common/unrelated.hlsli", "float twice(float v) { return 2.0 * v; }\n");
+  write("common/outer.hlsli", "#include \"inner/exchange.hlsli\"\n");
+  write("common/inner/exchange.hlsli",
+        "float exchange(uint tid, float v) {\n"
+        "    tile[tid] = v;\n"
+        "    return tile[(tid + 1) % 64];\n"
+        "}\n");
+  const std::string glsl_uri = uri_of(path("src/k.comp"));
+  const std::string glsl = "#version 450\n"
+                           "layout(local_size_x = 64) in;\n"
+                           "layout(binding = 0) buffer Data { float x[]; };\n"
+                           "shared float tile[64];\n"
+                           "#include \"../common/unrelated.glsl\"\n"
+                           "#include \"../common/outer.glsl\"\n"
+                           "void main() {\n"
+                           "    uint i = gl_GlobalInvocationID.x;\n"
+                           "    x[i] = twice(exchange(gl_LocalInvocationID.x, x[i]));\n"
+                           "}\n";
+  const std::string hlsl_uri = uri_of(path("src/k.hlsl"));
+  const std::string hlsl = "RWStructuredBuffer<float> x : register(u0);\n"
+                           "groupshared float tile[64];\n"
+                           "#include \"../common/unrelated.hlsli\"\n"
+                           "\n"
+                           "#include \"../common/outer.hlsli\"\n"
+                           "[numthreads(64, 1, 1)]\n"
+                           "void main(uint3 id : SV_DispatchThreadID, uint3 lid : SV_GroupThreadID) {\n"
+                           "    x[id.x] = twice(exchange(lid.x, x[id.x]));\n"
+                           "}\n";
+  Client client({}, path());
+  client.initialize();
+  for (const auto& [uri, text, line, end, header] :
+       {std::tuple{glsl_uri, glsl, 5, 31, "exchange.glsl"}, std::tuple{hlsl_uri, hlsl, 4, 32, "exchange.hlsli"}}) {
+    client.notify("textDocument/didOpen", open_params(uri, text));
+    json published = client.diagnostics(uri);
+    ASSERT_EQ(published["diagnostics"].size(), 1u) << published.dump(1);
+    const json& race = published["diagnostics"][0];
+    EXPECT_EQ(race["code"], "shared-memory-race");
+    EXPECT_EQ(race["range"], range(line, 0, line, end)) << race.dump(1);
+    EXPECT_EQ(race["relatedInformation"][0]["location"]["uri"], uri_of(path(std::filesystem::path("common/inner") / header)))
+        << race.dump(1);
+    EXPECT_NE(race["message"].get<std::string>().find(fmt::format("inner/{}:3: data race on 'tile'", header)),
+              std::string::npos)
+        << race.dump(1);
+  }
+  client.request(2, "shutdown", nullptr);
+  client.response(2);
+  client.notify("exit", nullptr);
+  EXPECT_EQ(client.wait(), 0);
+}
+
 // A kernel of `loops` loops of two barriers each, which takes klint about a
 // second per 300 to lint here.
 std::string many_loops(int loops) {
