@@ -174,8 +174,8 @@ bool Uniformity::propagate_value(const ir::Instruction& instruction) {
   if (!follows_operands(instruction)) return false;
   for (uint32_t input : instruction.input_ids()) {
     if (!values_.count(input)) continue;
-    if (same_in_workgroup(result) || decided_by_votes(instruction) || all_reduced(instruction) ||
-        joins_on_one_subgroup_edges(instruction)) {
+    if (same_in_workgroup(result) || decided_by_votes(instruction) || decided_by_workgroup_size(instruction) ||
+        all_reduced(instruction) || joins_on_one_subgroup_edges(instruction)) {
       return false;
     }
     return mark(result, {Divergence::Kind::Operand, module_.def(input), {}});
@@ -200,6 +200,46 @@ bool Uniformity::decided_by_votes(const ir::Instruction& comparison) const {
   UniformSoFar uniform{[this](uint32_t id) { return !values_.count(id); },
                        [this](uint32_t block) { return block < blocks_.size() && !blocks_[block]; }};
   return published_votes_->decides(comparison, uniform);
+}
+
+bool Uniformity::decided_by_workgroup_size(const ir::Instruction& comparison) const {
+  if (!is_integer_comparison(comparison.opcode()) || !fixed_workgroup_size()) return false;
+  const std::array<WorkgroupDimension, 3>* size = nullptr;
+  for (const EntryPoint& entry : module_.entry_points()) {
+    if (entry.function == &function_ && entry.workgroup_size) size = &*entry.workgroup_size;
+  }
+  if (!size) return false;
+  // The least and greatest value of a constant or of c + sum(k * local id):
+  // nullopt for any other form, or one that may leave [0, 2^31), where the
+  // signed and unsigned readings of a comparison part.
+  const SymbolicValues& symbolic = module_.symbolic(function_);
+  auto bounds = [&](const Polynomial& form) -> std::optional<std::pair<int64_t, int64_t>> {
+    if (form.degree() > 1) return std::nullopt;
+    int64_t low = form.constant_term(), high = low;
+    for (const Symbol& symbol : form.symbols()) {
+      if (symbol.kind != Symbol::Kind::LocalId || symbol.id > 2) return std::nullopt;
+      const int64_t coefficient = form.coefficient(symbol);
+      if (coefficient <= -(int64_t{1} << 31) || coefficient >= (int64_t{1} << 31)) return std::nullopt;
+      const int64_t reach = coefficient * (static_cast<int64_t>((*size)[symbol.id].value) - 1);
+      (reach < 0 ? low : high) += reach;
+    }
+    if (low < 0 || high >= (int64_t{1} << 31)) return std::nullopt;
+    return std::pair{low, high};
+  };
+  const Polynomial& left = symbolic.value(comparison.word(2));
+  const Polynomial& right = symbolic.value(comparison.word(3));
+  if (!bounds(left) || !bounds(right)) return false;
+  std::optional<Polynomial> negated = right.negated();
+  std::optional<Polynomial> difference = negated ? Polynomial::add(left, *negated) : std::nullopt;
+  if (!difference || difference->degree() > 1) return false;
+  // left - right over every invocation: its terms are local ids only.
+  ValueRange range = ValueRange::point(static_cast<double>(difference->constant_term()));
+  for (const Symbol& symbol : difference->symbols()) {
+    const double reach = static_cast<double>(difference->coefficient(symbol)) * ((*size)[symbol.id].value - 1.0);
+    (reach < 0 ? range.low : range.high) += reach;
+  }
+  std::optional<Test> test = test_of(comparison.opcode());
+  return test && compare(range, *test, 0).has_value();
 }
 
 bool Uniformity::fixed_workgroup_size() const {

@@ -33,6 +33,12 @@
 // (as every known driver does, though Vulkan does not promise it) that each
 // subgroup holds consecutive values of gl_LocalInvocationIndex.
 //
+// A comparison that the workgroup's size decides is the same for every
+// invocation: in a workgroup 128 wide, `gl_LocalInvocationID.x >= 128` is
+// false for all of them, so `if (tid >= 128 || row >= n) return;` returns
+// for the whole workgroup or none of it. Only sizes written as numbers, and
+// operands that are constants or sums of multiples of local ids.
+//
 // Where a condition says that one subgroup is the whole workgroup
 // (`gl_SubgroupSize == gl_WorkGroupSize.x`, `gl_NumSubgroups == 1`), what one
 // subgroup agrees on the workgroup agrees on: inside the branch it guards,
@@ -119,6 +125,7 @@ class Uniformity {
   bool uniform_in_one_subgroup(uint32_t id, int depth = 0) const;
   bool selects_one_subgroup_value(const ir::Instruction& select) const;
   bool decided_by_votes(const ir::Instruction& comparison) const;
+  bool decided_by_workgroup_size(const ir::Instruction& comparison) const;
   bool all_reduced(const ir::Instruction& phi) const;
   bool joins_on_one_subgroup_edges(const ir::Instruction& phi) const;
   void seed();

@@ -84,6 +84,13 @@ the flag guard each invocation's work without skipping a barrier
 execution scope is not a workgroup barrier and is not checked here, nor is one
 whose execution scope is a specialization constant the host may set.
 
+A test that the workgroup's size decides is the same for every invocation:
+in a workgroup 128 wide, `if (tid >= 128 || row >= rows) return;` returns for
+all of them or none, since no local id reaches 128. klint reads such tests on
+local ids and `gl_LocalInvocationIndex` (and sums of their multiples) against
+constants, where the size is written as a number; a size the host may
+specialize is not trusted, so the same test there is still reported.
+
 Where a condition says that one subgroup is the whole workgroup
 (`gl_SubgroupSize == gl_WorkGroupSize.x`, `gl_NumSubgroups == 1`), votes,
 broadcasts and reductions under it are the workgroup's too. A condition that

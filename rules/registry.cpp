@@ -126,7 +126,9 @@ DiagnosticBuilder Reporter::at(Location location, std::string message) {
 Diagnostic& DiagnosticBuilder::diagnostic() { return reporter_.out_[index_]; }
 
 DiagnosticBuilder& DiagnosticBuilder::note(const ir::Instruction& at, std::string message) {
-  return note(reporter_.module_.location(at), std::move(message)).about(at);
+  // An instruction the compiler gave no line (the branch that joins the two
+  // halves of `a || b`) is shown at the line before it, not at none.
+  return note(reporter_.module_.nearest_location(at), std::move(message)).about(at);
 }
 
 DiagnosticBuilder& DiagnosticBuilder::about(const ir::Instruction& instruction) {
