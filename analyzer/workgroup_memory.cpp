@@ -12,7 +12,57 @@ bool is_workgroup_variable(const Module& module, uint32_t id) {
          static_cast<spv::StorageClass>(def->word(2)) == spv::StorageClass::Workgroup;
 }
 
+// Whether the size of `type` is fixed: no array length a specialization
+// constant sets.
+bool fixed_size(const Module& module, uint32_t type, int depth = 0) {
+  const ir::Instruction* def = module.def(type);
+  if (!def || depth > 8) return false;
+  switch (def->opcode()) {
+    case spv::Op::OpTypeArray: {
+      const ir::Instruction* length = module.def(def->word(2));
+      return length && length->opcode() == spv::Op::OpConstant && fixed_size(module, def->word(1), depth + 1);
+    }
+    case spv::Op::OpTypeStruct:
+      for (size_t i = 1; i < def->operands().size(); ++i) {
+        if (!fixed_size(module, def->word(i), depth + 1)) return false;
+      }
+      return true;
+    case spv::Op::OpTypeRuntimeArray: return false;
+    default: return true;
+  }
+}
+
 }  // namespace
+
+const MemoryAccess* single_workgroup_access(const Module& module, const EntryPoint& entry, int dim) {
+  if (!entry.function || !entry.workgroup_size || dim < 0 || dim > 2) return nullptr;
+  if ((*entry.workgroup_size)[dim].spec_id) return nullptr;
+  const Accesses& accesses = module.accesses(*entry.function);
+  const Symbol workgroup{Symbol::Kind::WorkgroupId, static_cast<uint32_t>(dim)};
+  for (const MemoryAccess& access : accesses.all()) {
+    if (access.storage != spv::StorageClass::Workgroup || !access.offset || access.offset->degree() != 1) continue;
+    const Polynomial& offset = *access.offset;
+    const int64_t step = offset.coefficient(workgroup);
+    if (step <= 0 || offset.constant_term() < 0 || is_explicit_layout_block(module, access.variable)) continue;
+    bool ids_only = true;
+    for (const Symbol& symbol : offset.symbols()) {
+      ids_only &= (symbol.kind == Symbol::Kind::LocalId || symbol.kind == Symbol::Kind::WorkgroupId) &&
+                  offset.coefficient(symbol) >= 0;
+    }
+    if (!ids_only) continue;
+    const std::vector<Constraint>& guards = accesses.guards(access.block);
+    const bool guarded = std::any_of(guards.begin(), guards.end(), [&](const Constraint& guard) {
+      return !guard.stated || guard.expression.mentions(workgroup);
+    });
+    if (guarded) continue;
+    const ir::Instruction* pointer = module.def(module.def(access.variable)->type_id());
+    if (!pointer || !fixed_size(module, pointer->word(2))) continue;
+    const std::optional<uint64_t> bytes = module.type_size(pointer->word(2));
+    // The least offset of the second workgroup: every other id at 0.
+    if (bytes && static_cast<uint64_t>(offset.constant_term() + step) >= *bytes) return &access;
+  }
+  return nullptr;
+}
 
 bool is_explicit_layout_block(const Module& module, uint32_t variable) {
   if (!is_workgroup_variable(module, variable)) return false;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "analyzer/accesses.h"
 #include "analyzer/module.h"
 
 namespace klint {
@@ -40,6 +41,17 @@ WorkgroupMemory workgroup_memory(const Module& module, const EntryPoint& entry);
 // an explicit-layout block, the first such block of the module (offsets into
 // each count from the same byte); for any other variable, the variable itself.
 uint32_t workgroup_memory_of(const Module& module, uint32_t variable);
+
+// An access of the entry point's own function that would fall past the end
+// of its workgroup variable for every invocation of any workgroup but the
+// first along `dim`: the kernel indexes shared memory by its global id there
+// (`tile[gl_GlobalInvocationID.x]`, with a tile as wide as the workgroup),
+// which is in bounds only when the dispatch has one workgroup along `dim`.
+// The access's offset is linear in ids and workgroup ids with no negative
+// coefficient, no branch condition on the workgroup id guards it, and the
+// variable's size and the workgroup's width along `dim` are numbers the host
+// cannot specialize. nullptr when no access says so.
+const MemoryAccess* single_workgroup_access(const Module& module, const EntryPoint& entry, int dim);
 
 // Whether `variable` is a Workgroup variable of a Block-decorated struct.
 bool is_explicit_layout_block(const Module& module, uint32_t variable);

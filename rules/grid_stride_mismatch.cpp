@@ -11,6 +11,7 @@
 #include "analyzer/pointers.h"
 #include "analyzer/ssa.h"
 #include "analyzer/symbolic.h"
+#include "analyzer/workgroup_memory.h"
 #include "rules/rule.h"
 #include "rules/support/loop_counter.h"
 
@@ -85,7 +86,11 @@ to be the global index. Steps it cannot tie to a workgroup or dispatch size
 are dimensions along which the workgroup is one invocation wide, where the
 step is an ordinary count. A kernel that is always dispatched as a single
 workgroup (along the loop's dimension) runs these loops correctly; say so by
-starting at `gl_LocalInvocationID`, which means the same there.
+starting at `gl_LocalInvocationID`, which means the same there. A kernel that
+says so itself is silent too: one that indexes shared memory by the same
+global id (`tile[gl_GlobalInvocationID.x]` with a tile as wide as the
+workgroup, unguarded) would index past the tile in every workgroup but the
+first, so it is written for one workgroup along that axis.
 )md",
 };
 
@@ -394,6 +399,9 @@ class GridStrideMismatch final : public Rule {
           const Induction& variable = *counting;
           auto mismatch = find_mismatch(evaluator, loop, variable);
           if (!mismatch || bounded_per_workgroup(module, *entry.function, loop)) continue;
+          // A kernel that indexes shared memory by its global id is written
+          // for one workgroup along that axis, where these loops are right.
+          if (single_workgroup_access(module, entry, mismatch->dim)) continue;
           report_mismatch(module, evaluator, *mismatch, report);
           break;
         }
