@@ -352,6 +352,8 @@ std::optional<std::string> non_compute_stage_for_path(const std::string& path) {
       {".task", "task"},
   }};
   std::string ext = extension_of(path);
+  // "blur.frag.glsl": the extension before .glsl or .hlsl names the stage.
+  if (ext == ".glsl" || ext == ".hlsl") ext = extension_of(std::filesystem::path(path).stem().string());
   for (auto [suffix, stage] : kStages) {
     if (ext == suffix) return std::string(stage);
   }

@@ -53,8 +53,9 @@ std::string extension_of(const std::string& path);
 
 std::optional<Language> language_for_path(const std::string& path, bool force_compute);
 
-// The stage a GLSL file's name gives (.vert, .frag, ...), when it is not compute.
-// Used to skip non-compute shaders named explicitly on the command line.
+// The stage a file's name gives (.vert, .frag, ..., and the same before .glsl
+// or .hlsl: "blur.frag.glsl"), when it is not compute. Used to skip
+// non-compute shaders named explicitly on the command line.
 std::optional<std::string> non_compute_stage_for_path(const std::string& path);
 
 // One #include the compiler followed: `includer` wrote `name` (the text

@@ -114,6 +114,16 @@ bool is_header_without_entry_point(const std::string& path) {
   return head && is_include_only_header(path, *head);
 }
 
+// non_compute_stage_of for a file on disk; an unreadable one is left to
+// lint_file, which says why.
+std::optional<std::string> non_compute_stage_of_file(const std::string& path) {
+  if (std::optional<std::string> stage = non_compute_stage_for_path(path)) return stage;
+  const std::string ext = extension_of(path);
+  if (ext != ".glsl" && ext != ".hlsl" && ext != ".hlsli") return std::nullopt;
+  std::optional<std::string> head = read_head(path);
+  return head ? non_compute_stage_of(path, *head) : std::nullopt;
+}
+
 bool is_hidden(std::string_view name) { return name.starts_with('.') && name != "." && name != ".."; }
 
 // The .gitignore and .ignore of `dir`, in rising precedence, leaving out empty ones.
@@ -205,6 +215,10 @@ void Discoverer::add_argument(const std::string& path) {
   if (options_.language) return take(path, st, *options_.language, /*named=*/true);
   if (std::optional<Language> language = language_for_path(path, force_compute_)) {
     // -fshader-stage=compute says the file is a kernel: it is compiled as one.
+    if (std::optional<std::string> stage = force_compute_ ? std::nullopt : non_compute_stage_of_file(path)) {
+      result_.messages.push_back({path, "not a compute shader (" + *stage + " stage); skipped", false});
+      return;
+    }
     if (!force_compute_ && is_header_without_entry_point(path)) {
       result_.messages.push_back({path, "no compute entry point; skipped", false});
       return;
@@ -290,7 +304,7 @@ Discoverer::Sniff Discoverer::sniff_walked_file(const std::string& path) {
   std::optional<std::string> head = read_head(path);
   if (!head) return Sniff::Unreadable;
   bool compute = ext == ".glsl" ? is_glsl_compute_source(*head) : is_hlsl_compute_source(*head);
-  return compute ? Sniff::Shader : Sniff::NotShader;
+  return compute && !non_compute_stage_of(path, *head) ? Sniff::Shader : Sniff::NotShader;
 }
 
 // A file reachable twice (named twice, or through a link and its real path) is
@@ -318,6 +332,25 @@ Discovery discover_inputs(const std::vector<std::string>& paths, bool force_comp
   WalkOptions options;
   options.force_compute = force_compute;
   return discover_inputs(paths, options);
+}
+
+std::optional<std::string> non_compute_stage_of(const std::string& path, std::string_view text) {
+  if (std::optional<std::string> stage = non_compute_stage_for_path(path)) return stage;
+  const std::string ext = extension_of(path);
+  auto has = [&](std::string_view word) { return text.find(word) != std::string_view::npos; };
+  if (ext == ".glsl" && (has("GL_EXT_mesh_shader") || has("GL_NV_mesh_shader"))) {
+    return has("EmitMeshTasksEXT") || has("taskNV") ? "task" : "mesh";
+  }
+  if (ext == ".hlsl" || ext == ".hlsli") {
+    auto has_any_case = [&](std::string_view word) {
+      return std::search(text.begin(), text.end(), word.begin(), word.end(), [](char a, char b) {
+               return std::tolower(static_cast<unsigned char>(a)) == b;
+             }) != text.end();
+    };
+    if (has_any_case("outputtopology")) return "mesh";
+    if (has("DispatchMesh")) return "amplification";
+  }
+  return std::nullopt;
 }
 
 bool is_include_only_header(const std::string& path, std::string_view text) {

@@ -58,6 +58,13 @@ struct WalkOptions {
   ConfigResolver* configs = nullptr;
 };
 
+// The stage of a .glsl or .hlsl file that is not a compute shader though it
+// declares a workgroup size, as mesh and task shaders do: from its name
+// (non_compute_stage_for_path), or from what only those stages use (GLSL's
+// GL_EXT_mesh_shader or GL_NV_mesh_shader, HLSL's [outputtopology] or
+// DispatchMesh). nullopt for anything else.
+std::optional<std::string> non_compute_stage_of(const std::string& path, std::string_view text);
+
 // Whether `text`, the contents of `path`, is an include-only header: a .glsl
 // without main(), a .hlsl or .hlsli without [numthreads].
 bool is_include_only_header(const std::string& path, std::string_view text);

@@ -357,6 +357,12 @@ TEST(SubgroupUniformity, IndexRangesOfWholeSubgroupsAreUniform) {
     if (int(gl_LocalInvocationID.x) > 31) barrier();
     if (gl_LocalInvocationIndex == 0u) barrier();
     if (gl_LocalInvocationIndex < n) barrier();)";
+  // 512 wide, so that every bound splits the workgroup: at 64, the size alone
+  // decides the first four (Uniformity.ComparisonsTheWorkgroupSizeDecides).
+  auto probe = [](const std::string& body, const std::string& declarations = "",
+                  std::optional<uint32_t> max_subgroup_size = std::nullopt) {
+    return klint::testing::probe(body, declarations, max_subgroup_size, "local_size_x = 512");
+  };
   auto widest_128 = probe(body, "", 128);
   EXPECT_EQ(divergent(widest_128), (std::vector<bool>{false, false, false, false, true, true, true, true}));
   ASSERT_EQ(widest_128.size(), 8u);
@@ -372,21 +378,44 @@ TEST(SubgroupUniformity, IndexRangesOfWholeSubgroupsAreUniform) {
 }
 
 TEST(SubgroupUniformity, ComponentsOfInvocationIdsAlignOnlyWithWholeRows) {
-  // Rows of 16 on 32-wide subgroups: a subgroup holds two rows, so x < 16 is
-  // true in half of it, whatever the bound; the index still aligns.
+  // Rows of 16 on 32-wide subgroups: a subgroup holds two rows, so x < 8 is
+  // true in half of it, whatever the bound; the index still aligns. x < 32
+  // holds for every x of a row of 16: the size decides it.
   std::string body = R"(
     if (gl_LocalInvocationID.x < 32u) barrier();
     if (gl_GlobalInvocationID.x < 64u) barrier();
     if (gl_LocalInvocationIndex < 32u) barrier();
-    if (gl_LocalInvocationID.y < 1u) barrier();)";
+    if (gl_LocalInvocationID.y < 1u) barrier();
+    if (gl_LocalInvocationID.x < 8u) barrier();)";
   EXPECT_EQ(divergent(probe(body, "", 32, "local_size_x = 16, local_size_y = 4")),
-            (std::vector<bool>{true, true, false, true}));
+            (std::vector<bool>{false, true, false, true, true}));
   EXPECT_EQ(divergent(probe(body, "", 32, "local_size_x = 64, local_size_y = 2")),
-            (std::vector<bool>{false, false, false, true}));
+            (std::vector<bool>{false, false, false, true, true}));
   // One row that is not a multiple of the subgroup: local x is the index,
   // global x is not (the next workgroup starts mid-subgroup).
   // Along y, of size 1, the local id is 0 in every invocation.
-  EXPECT_EQ(divergent(probe(body, "", 32, "local_size_x = 48")), (std::vector<bool>{false, true, false, false}));
+  EXPECT_EQ(divergent(probe(body, "", 32, "local_size_x = 48")),
+            (std::vector<bool>{false, true, false, false, true}));
+}
+
+// At workgroup scope, a comparison of local ids against constants that comes
+// out the same for every id the workgroup has is uniform: 64 wide, x < 64
+// always holds, x >= 64 and 2x + 1 == 0 never do, x + 64 > 63 always does.
+// A bound inside the range, a push constant, a global id (the workgroup id is
+// in it) and a size the host may specialize are not decided.
+TEST(Uniformity, ComparisonsTheWorkgroupSizeDecides) {
+  std::string body = R"(
+    if (gl_LocalInvocationID.x < 64u) barrier();
+    if (int(gl_LocalInvocationID.x) >= 64) barrier();
+    if (2u * gl_LocalInvocationID.x + 1u == 0u) barrier();
+    if (gl_LocalInvocationID.x + 64u > 63u) barrier();
+    if (gl_LocalInvocationIndex != 64u) barrier();
+    if (gl_LocalInvocationID.x < 63u) barrier();
+    if (gl_LocalInvocationID.x < n) barrier();
+    if (gl_GlobalInvocationID.x < 64u) barrier();)";
+  EXPECT_EQ(divergent(probe(body)), (std::vector<bool>{false, false, false, false, false, true, true, true}));
+  EXPECT_EQ(divergent(probe(body, "layout(constant_id = 0) const uint W = 64;\n", std::nullopt, "local_size_x_id = 0")),
+            (std::vector<bool>(8, true)));
 }
 
 TEST(Uniformity, ArithmeticThatLeavesOnlyTheWorkgroupIsUniform) {

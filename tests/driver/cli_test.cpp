@@ -337,6 +337,34 @@ TEST_F(BadInput, FragmentStagePragmaIsSkippedWithANote) {
   lint_beside_finding("stage.glsl", "not a compute shader", 1);
 }
 
+// Many projects name a stage before .glsl or .hlsl ("blur.frag.glsl"), and
+// mesh and task shaders declare a workgroup size as kernels do: each is
+// skipped with a note, named or found in a directory, rather than compiled
+// as a compute shader into compile errors. "x.comp.glsl" is a kernel.
+TEST_F(BadInput, StagesNamedBeforeTheExtensionOrUsedByMeshShadersAreSkippedWithANote) {
+  write("blur.frag.glsl", "#version 450\nlayout(location = 0) out vec4 c;\nvoid main() { c = vec4(1.0); }\n");
+  write("blur.vert.hlsl", "float4 main(float3 p : POSITION) : SV_Position { return float4(p, 1.0); }\n");
+  write("cull.glsl", "#version 450\n#extension GL_EXT_mesh_shader : require\n"
+                     "layout(local_size_x = 32) in;\nlayout(triangles, max_vertices = 3, max_primitives = 1) out;\n"
+                     "void main() { SetMeshOutputsEXT(0, 0); }\n");
+  write("cull.hlsl", "[numthreads(32, 1, 1)] [OutputTopology(\"triangle\")]\n"
+                     "void main(out indices uint3 tris[1], out vertices float4 verts[3] : SV_Position) {\n"
+                     "  SetMeshOutputCounts(0, 0);\n}\n");
+  for (const char* name : {"blur.frag.glsl", "blur.vert.hlsl", "cull.glsl", "cull.hlsl"}) {
+    lint_beside_finding(name, "not a compute shader", 1);
+  }
+  write("tree/blur.frag.glsl", "#version 450\nlayout(location = 0) out vec4 c;\nvoid main() { c = vec4(1.0); }\n");
+  write("tree/cull.glsl", "#version 450\n#extension GL_EXT_mesh_shader : require\n"
+                          "layout(local_size_x = 32) in;\nlayout(triangles, max_vertices = 3, max_primitives = 1) out;\n"
+                          "void main() { SetMeshOutputsEXT(0, 0); }\n");
+  write("tree/k.comp.glsl", kDivergent);
+  KlintRun run = klint({"--no-cache", "tree"});
+  EXPECT_EQ(run.exit_code, 1) << run.out << run.err;
+  EXPECT_NE(run.out.find("k.comp.glsl:8:9: error:"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("compile-error"), std::string::npos) << run.out;
+  EXPECT_EQ(run.err.find("cull.glsl"), std::string::npos) << "a walk passes other stages by silently: " << run.err;
+}
+
 TEST_F(BadInput, InvalidGlslIsACompileErrorAtItsLine) {
   write("broken.comp", "#version 450\nlayout(local_size_x = 1) in;\nvoid main() {\n  undeclared = 1;\n}\n");
   KlintRun run = lint_beside_finding("broken.comp", "undeclared", 1);

@@ -602,6 +602,36 @@ TEST_F(Server, AFindingInANestedHeaderIsShownOnTheIncludeLineThatLeadsToIt) {
   EXPECT_EQ(client.wait(), 0);
 }
 
+// A fragment shader named "blur.frag.glsl" and a mesh shader, which declares
+// a workgroup size as a kernel does, get no diagnostics: the log says why.
+TEST_F(Server, ShadersOfOtherStagesAreNotLinted) {
+  Client client({}, path());
+  client.initialize();
+  const std::vector<std::pair<std::string, std::string>> documents = {
+      {"blur.frag.glsl", "#version 450\nlayout(location = 0) out vec4 c;\nvoid main() { c = vec4(1.0); }\n"},
+      {"cull.glsl", "#version 450\n#extension GL_EXT_mesh_shader : require\nlayout(local_size_x = 32) in;\n"
+                    "layout(triangles, max_vertices = 3, max_primitives = 1) out;\nvoid main() { SetMeshOutputsEXT(0, 0); }\n"}};
+  for (const auto& [name, text] : documents) {
+    const std::string uri = uri_of(path(name));
+    client.notify("textDocument/didOpen", open_params(uri, text));
+    std::vector<std::string> logs;
+    json published = client.until([&](const json& m) {
+      if (m.value("method", "") == "window/logMessage") logs.push_back(m["params"]["message"]);
+      return m.value("method", "") == "textDocument/publishDiagnostics";
+    });
+    ASSERT_FALSE(published.is_null()) << name;
+    EXPECT_EQ(published["params"]["diagnostics"], json::array()) << published.dump(1);
+    const std::string stage = name == "cull.glsl" ? "mesh" : "fragment";
+    EXPECT_TRUE(std::any_of(logs.begin(), logs.end(), [&](const std::string& log) {
+      return log.find(name + ": not linted: not a compute shader (" + stage + " stage)") != std::string::npos;
+    })) << ::testing::PrintToString(logs);
+  }
+  client.request(2, "shutdown", nullptr);
+  client.response(2);
+  client.notify("exit", nullptr);
+  EXPECT_EQ(client.wait(), 0);
+}
+
 // A kernel of `loops` loops of two barriers each, which takes klint about a
 // second per 300 to lint here.
 std::string many_loops(int loops) {
