@@ -396,6 +396,16 @@ int run(const Arguments& args) {
     if (!from_stdin) return usage_error(error);
   }
   Discovery discovery = from_stdin ? Discovery{{from_stdin->file}, {}} : discover_inputs(args.paths, walk);
+  // A buffer an editor pipes is skipped as the same file named would be:
+  // another stage, or a header.
+  if (from_stdin && !command_line->force_compute && !args.language) {
+    const std::string& name = from_stdin->file.path;
+    if (std::optional<std::string> stage = non_compute_stage_of(name, from_stdin->text)) {
+      discovery = Discovery{{}, {{name, "not a compute shader (" + *stage + " stage); skipped", false}}};
+    } else if (is_include_only_header(name, from_stdin->text)) {
+      discovery = Discovery{{}, {{name, "no compute entry point; skipped", false}}};
+    }
+  }
   Plan plan = plan_jobs(discovery.files, commands ? commands->jobs : std::vector<CompileJob>{}, *command_line, configs,
                         resolve_targets);
   const std::vector<Job>& jobs = plan.jobs;

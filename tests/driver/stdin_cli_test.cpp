@@ -50,6 +50,28 @@ TEST_F(Stdin, NeverReadsTheFileOfThatName) {
   EXPECT_EQ(klint({"--stdin-filename", "suppressed.comp"}, kDivergentBarrierKernel).exit_code, 1);
 }
 
+// An editor pipes every buffer: one of another stage, or a header, is
+// skipped with the note a named file gets, not compiled as a kernel.
+TEST_F(Stdin, OtherStagesAndHeadersAreSkippedWithANote) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"blur.frag.glsl", "#version 450\nlayout(location = 0) out vec4 c;\nvoid main() { c = vec4(1.0); }\n"},
+      {"cull.glsl", "#version 450\n#extension GL_EXT_mesh_shader : require\nlayout(local_size_x = 32) in;\n"
+                    "layout(triangles, max_vertices = 3, max_primitives = 1) out;\nvoid main() { SetMeshOutputsEXT(0, 0); }\n"},
+      {"common.glsl", "float twice(float v) { return 2.0 * v; }\n"}};
+  for (const auto& [name, text] : cases) {
+    KlintRun run = klint({"--stdin-filename", name, "-"}, text);
+    EXPECT_EQ(run.exit_code, 0) << name << run.out << run.err;
+    EXPECT_EQ(run.out.find("error"), std::string::npos) << run.out;
+    const std::string why = name == "common.glsl" ? "no compute entry point; skipped" : "not a compute shader (";
+    EXPECT_NE(run.err.find("klint: note: " + name + ": " + why), std::string::npos) << run.err;
+  }
+  // -fshader-stage=compute says it is a kernel: compiled as one.
+  KlintRun forced = klint({"-fshader-stage=compute", "--stdin-filename", "blur.frag.glsl", "-"},
+                          "#version 450\nlayout(location = 0) out vec4 c;\nvoid main() { c = vec4(1.0); }\n");
+  EXPECT_EQ(forced.exit_code, 1) << forced.out << forced.err;
+  EXPECT_NE(forced.out.find("[compile-error]"), std::string::npos) << forced.out;
+}
+
 TEST_F(Stdin, HlslByItsName) {
   KlintRun run = klint({"--stdin-filename", "k.hlsl", "-"},
                        "groupshared float cache[64];\nRWStructuredBuffer<float> d : register(u0);\n"
