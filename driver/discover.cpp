@@ -94,12 +94,25 @@ bool is_glsl_compute_source(std::string_view text) {
   return declares_compute && mentions_main_function(text);
 }
 
-// HLSL attribute names are case-insensitive: [numthreads] and [NumThreads].
-bool is_hlsl_compute_source(std::string_view text) {
-  constexpr std::string_view kAttribute = "numthreads";
-  auto it = std::search(text.begin(), text.end(), kAttribute.begin(), kAttribute.end(),
-                        [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
-  return it != text.end();
+// Whether `text` holds `word`, a lower-case word, in any case: HLSL attribute
+// names are case-insensitive ([numthreads] and [NumThreads]).
+bool contains_any_case(std::string_view text, std::string_view word) {
+  return std::search(text.begin(), text.end(), word.begin(), word.end(), [](char a, char b) {
+           return std::tolower(static_cast<unsigned char>(a)) == b;
+         }) != text.end();
+}
+
+bool is_hlsl_compute_source(std::string_view text) { return contains_any_case(text, "numthreads"); }
+
+// Whether a line of `text` is `#extension NAME ...`.
+bool enables_extension(std::string_view text, std::string_view name) {
+  for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    const size_t start = text.rfind('\n', at) == std::string_view::npos ? 0 : text.rfind('\n', at) + 1;
+    std::string_view before = text.substr(start, at - start);
+    before.remove_prefix(std::min(before.find_first_not_of(" \t"), before.size()));
+    if (before.starts_with("#") && before.find("extension") != std::string_view::npos) return true;
+  }
+  return false;
 }
 
 // An explicitly named .glsl, .hlsl or .hlsli file with no entry point at all
@@ -338,16 +351,11 @@ std::optional<std::string> non_compute_stage_of(const std::string& path, std::st
   if (std::optional<std::string> stage = non_compute_stage_for_path(path)) return stage;
   const std::string ext = extension_of(path);
   auto has = [&](std::string_view word) { return text.find(word) != std::string_view::npos; };
-  if (ext == ".glsl" && (has("GL_EXT_mesh_shader") || has("GL_NV_mesh_shader"))) {
+  if (ext == ".glsl" && (enables_extension(text, "GL_EXT_mesh_shader") || enables_extension(text, "GL_NV_mesh_shader"))) {
     return has("EmitMeshTasksEXT") || has("taskNV") ? "task" : "mesh";
   }
   if (ext == ".hlsl" || ext == ".hlsli") {
-    auto has_any_case = [&](std::string_view word) {
-      return std::search(text.begin(), text.end(), word.begin(), word.end(), [](char a, char b) {
-               return std::tolower(static_cast<unsigned char>(a)) == b;
-             }) != text.end();
-    };
-    if (has_any_case("outputtopology")) return "mesh";
+    if (contains_any_case(text, "outputtopology")) return "mesh";
     if (has("DispatchMesh")) return "amplification";
   }
   return std::nullopt;

@@ -358,9 +358,12 @@ TEST_F(BadInput, StagesNamedBeforeTheExtensionOrUsedByMeshShadersAreSkippedWithA
                           "layout(local_size_x = 32) in;\nlayout(triangles, max_vertices = 3, max_primitives = 1) out;\n"
                           "void main() { SetMeshOutputsEXT(0, 0); }\n");
   write("tree/k.comp.glsl", kDivergent);
+  // A kernel whose comment names the extension is still a kernel.
+  write("tree/note.glsl", std::string("// no GL_EXT_mesh_shader here\n") + kDivergent);
   KlintRun run = klint({"--no-cache", "tree"});
   EXPECT_EQ(run.exit_code, 1) << run.out << run.err;
   EXPECT_NE(run.out.find("k.comp.glsl:8:9: error:"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("note.glsl:9:9: error:"), std::string::npos) << run.out;
   EXPECT_EQ(run.out.find("compile-error"), std::string::npos) << run.out;
   EXPECT_EQ(run.err.find("cull.glsl"), std::string::npos) << "a walk passes other stages by silently: " << run.err;
 }
