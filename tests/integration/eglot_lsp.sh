@@ -13,14 +13,8 @@ missing=
 command -v emacs >/dev/null 2>&1 || missing="emacs is not installed"
 [[ -n $missing ]] || emacs --batch -q --no-site-file --eval "(progn (require 'package) (package-activate-all) (require 'eglot))" \
   >/dev/null 2>&1 || missing="emacs has no eglot"
-if [[ -n $missing ]]; then
-  if [[ ${KLINT_SKIP_EGLOT:-} == 1 ]]; then
-    echo "skipped: $missing and KLINT_SKIP_EGLOT=1"
-    exit 77
-  fi
-  echo "error: $missing (tools/bootstrap installs emacs-nox and elpa-eglot; KLINT_SKIP_EGLOT=1 skips this test)" >&2
-  exit 1
-fi
+source "$source_dir/tests/integration/missing_tool.sh"
+[[ -z $missing ]] || missing_tool "$missing" KLINT_SKIP_EGLOT "tools/bootstrap installs emacs-nox and elpa-eglot"
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/klint-eglot.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT

@@ -9,14 +9,9 @@ set -euo pipefail
 source_dir=$(cd "$1" && pwd)
 klint_binary=$2
 
-if ! command -v nvim >/dev/null 2>&1; then
-  if [[ ${KLINT_SKIP_NEOVIM:-} == 1 ]]; then
-    echo "skipped: nvim is not installed and KLINT_SKIP_NEOVIM=1"
-    exit 77
-  fi
-  echo "error: nvim is not installed (tools/bootstrap installs it; KLINT_SKIP_NEOVIM=1 skips this test)" >&2
-  exit 1
-fi
+source "$source_dir/tests/integration/missing_tool.sh"
+command -v nvim >/dev/null 2>&1 ||
+  missing_tool "nvim is not installed" KLINT_SKIP_NEOVIM "tools/bootstrap installs it"
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/klint-neovim.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT

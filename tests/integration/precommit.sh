@@ -26,13 +26,9 @@ mode=$1
 source_dir=$(cd "$2" && pwd)
 klint_binary=$(cd "$(dirname "$3")" && pwd)/$(basename "$3")
 
+source "$source_dir/tests/integration/missing_tool.sh"
 if [[ $mode == framework ]] && ! command -v pre-commit >/dev/null 2>&1; then
-  if [[ ${KLINT_SKIP_PRECOMMIT:-} == 1 ]]; then
-    echo "skipped: pre-commit is not installed and KLINT_SKIP_PRECOMMIT=1"
-    exit 77
-  fi
-  echo "error: pre-commit is not installed (tools/bootstrap installs it; KLINT_SKIP_PRECOMMIT=1 skips this test)" >&2
-  exit 1
+  missing_tool "pre-commit is not installed" KLINT_SKIP_PRECOMMIT "tools/bootstrap installs it"
 fi
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/klint-precommit.XXXXXX")
