@@ -152,6 +152,37 @@ class InfoLogParser {
   }
 
   void parse(std::string_view log, std::vector<Diagnostic>& out) const {
+    const size_t first = out.size();
+    parse_lines(log, out);
+    explain_unknown_extensions(out, first);
+  }
+
+ private:
+  // glslang says "extension not supported: NAME", then "extra tokens" for
+  // the ': require' after it. The name may be misspelt, or newer than this
+  // glslang: say which glslang, once, and drop the echo.
+  static void explain_unknown_extensions(std::vector<Diagnostic>& out, size_t first) {
+    constexpr std::string_view kUnknown = "'#extension' : extension not supported: ";
+    constexpr std::string_view kEcho = "'#extension' : extra tokens -- expected newline";
+    std::vector<std::pair<std::string, uint32_t>> explained;
+    for (size_t i = first; i < out.size(); ++i) {
+      Diagnostic& diagnostic = out[i];
+      if (!diagnostic.message.starts_with(kUnknown)) continue;
+      const glslang::Version version = glslang::GetVersion();
+      diagnostic.message = fmt::format(
+          "extension {} is unknown to the glslang klint is built with ({}.{}.{}): it is misspelt, or newer than "
+          "that glslang (then compile the shader with a newer one and lint its SPIR-V)",
+          diagnostic.message.substr(kUnknown.size()), version.major, version.minor, version.patch);
+      explained.emplace_back(diagnostic.location.file, diagnostic.location.line);
+    }
+    std::erase_if(out, [&](const Diagnostic& diagnostic) {
+      return diagnostic.message == kEcho &&
+             std::find(explained.begin(), explained.end(),
+                       std::pair{diagnostic.location.file, diagnostic.location.line}) != explained.end();
+    });
+  }
+
+  void parse_lines(std::string_view log, std::vector<Diagnostic>& out) const {
     while (!log.empty()) {
       size_t end = std::min(log.find('\n'), log.size());
       std::string_view line = log.substr(0, end);
@@ -177,7 +208,6 @@ class InfoLogParser {
     }
   }
 
- private:
   std::optional<Diagnostic> parse_error(std::string_view rest) const {
     rest = trim(rest);
     if (rest.find("No code generated") != std::string_view::npos) return std::nullopt;

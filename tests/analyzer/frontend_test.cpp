@@ -1,5 +1,7 @@
 #include "analyzer/frontend.h"
 
+#include <fmt/core.h>
+#include <glslang/Public/ShaderLang.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -231,6 +233,25 @@ TEST_F(FrontendTest, IncludedPathsStayRelative) {
   auto barriers = lines_of(shader.spirv, kOpControlBarrier);
   ASSERT_EQ(barriers.size(), 1u);
   EXPECT_EQ(barriers[0].file, "common/sync.h");
+}
+
+// An extension this glslang does not know, misspelt or newer, is one
+// finding that names the glslang, not two (glslang echoes ': require' as
+// extra tokens).
+TEST_F(FrontendTest, AnUnknownExtensionIsOneErrorThatNamesTheGlslang) {
+  std::string path = write("main.comp",
+                           "#version 450\n#extension GL_KHR_shader_subgrup_basic : require\n"
+                           "layout(local_size_x = 1) in;\nvoid main() {}\n");
+  CompiledShader shader = compile_file(path);
+  EXPECT_FALSE(shader.ok);
+  ASSERT_EQ(shader.diagnostics.size(), 1u) << messages(shader);
+  const Diagnostic& d = shader.diagnostics.front();
+  EXPECT_EQ(d.location.line, 2u);
+  const glslang::Version version = glslang::GetVersion();
+  EXPECT_EQ(d.message, fmt::format("extension GL_KHR_shader_subgrup_basic is unknown to the glslang klint is built "
+                                   "with ({}.{}.{}): it is misspelt, or newer than that glslang (then compile the "
+                                   "shader with a newer one and lint its SPIR-V)",
+                                   version.major, version.minor, version.patch));
 }
 
 TEST_F(FrontendTest, MissingIncludeIsCompileErrorAtDirective) {
