@@ -204,42 +204,38 @@ bool Uniformity::decided_by_votes(const ir::Instruction& comparison) const {
 
 bool Uniformity::decided_by_workgroup_size(const ir::Instruction& comparison) const {
   if (!is_integer_comparison(comparison.opcode()) || !fixed_workgroup_size()) return false;
+  // A bound a specialization constant gives may be set to anything.
+  const uint32_t left_id = comparison.word(2), right_id = comparison.word(3);
+  if (module_.reads_specialization_default(left_id) || module_.reads_specialization_default(right_id)) return false;
   const std::array<WorkgroupDimension, 3>* size = nullptr;
   for (const EntryPoint& entry : module_.entry_points()) {
     if (entry.function == &function_ && entry.workgroup_size) size = &*entry.workgroup_size;
   }
   if (!size) return false;
-  // The least and greatest value of a constant or of c + sum(k * local id):
-  // nullopt for any other form, or one that may leave [0, 2^31), where the
-  // signed and unsigned readings of a comparison part.
-  const SymbolicValues& symbolic = module_.symbolic(function_);
-  auto bounds = [&](const Polynomial& form) -> std::optional<std::pair<int64_t, int64_t>> {
+  // The values of a constant or of c + sum(k * local id) over every
+  // invocation; nullopt for any other form.
+  auto over_invocations = [&](const Polynomial& form) -> std::optional<ValueRange> {
     if (form.degree() > 1) return std::nullopt;
-    int64_t low = form.constant_term(), high = low;
+    ValueRange range = ValueRange::point(static_cast<double>(form.constant_term()));
     for (const Symbol& symbol : form.symbols()) {
       if (symbol.kind != Symbol::Kind::LocalId || symbol.id > 2) return std::nullopt;
-      const int64_t coefficient = form.coefficient(symbol);
-      if (coefficient <= -(int64_t{1} << 31) || coefficient >= (int64_t{1} << 31)) return std::nullopt;
-      const int64_t reach = coefficient * (static_cast<int64_t>((*size)[symbol.id].value) - 1);
-      (reach < 0 ? low : high) += reach;
+      const double reach = static_cast<double>(form.coefficient(symbol)) * ((*size)[symbol.id].value - 1.0);
+      (reach < 0 ? range.low : range.high) += reach;
     }
-    if (low < 0 || high >= (int64_t{1} << 31)) return std::nullopt;
-    return std::pair{low, high};
+    return range;
   };
-  const Polynomial& left = symbolic.value(comparison.word(2));
-  const Polynomial& right = symbolic.value(comparison.word(3));
-  if (!bounds(left) || !bounds(right)) return false;
-  std::optional<Polynomial> negated = right.negated();
-  std::optional<Polynomial> difference = negated ? Polynomial::add(left, *negated) : std::nullopt;
-  if (!difference || difference->degree() > 1) return false;
-  // left - right over every invocation: its terms are local ids only.
-  ValueRange range = ValueRange::point(static_cast<double>(difference->constant_term()));
-  for (const Symbol& symbol : difference->symbols()) {
-    const double reach = static_cast<double>(difference->coefficient(symbol)) * ((*size)[symbol.id].value - 1.0);
-    (reach < 0 ? range.low : range.high) += reach;
-  }
+  // Operands in [0, 2^31), where the signed and unsigned readings agree.
+  auto in_range = [&](uint32_t id) {
+    std::optional<ValueRange> range = over_invocations(module_.symbolic(function_).value(id));
+    return range && range->low >= 0 && range->high < 2147483648.0;
+  };
+  if (!in_range(left_id) || !in_range(right_id)) return false;
+  const SymbolicValues& symbolic = module_.symbolic(function_);
+  std::optional<Polynomial> negated = symbolic.value(right_id).negated();
+  std::optional<Polynomial> difference = negated ? Polynomial::add(symbolic.value(left_id), *negated) : std::nullopt;
+  std::optional<ValueRange> range = difference ? over_invocations(*difference) : std::nullopt;
   std::optional<Test> test = test_of(comparison.opcode());
-  return test && compare(range, *test, 0).has_value();
+  return range && test && compare(*range, *test, 0).has_value();
 }
 
 bool Uniformity::fixed_workgroup_size() const {

@@ -12,16 +12,14 @@ bool is_workgroup_variable(const Module& module, uint32_t id) {
          static_cast<spv::StorageClass>(def->word(2)) == spv::StorageClass::Workgroup;
 }
 
-// Whether the size of `type` is fixed: no array length a specialization
-// constant sets.
+// Whether the size of `type` is known: no array length a specialization
+// constant the lint was not given sets.
 bool fixed_size(const Module& module, uint32_t type, int depth = 0) {
   const ir::Instruction* def = module.def(type);
   if (!def || depth > 8) return false;
   switch (def->opcode()) {
-    case spv::Op::OpTypeArray: {
-      const ir::Instruction* length = module.def(def->word(2));
-      return length && length->opcode() == spv::Op::OpConstant && fixed_size(module, def->word(1), depth + 1);
-    }
+    case spv::Op::OpTypeArray:
+      return !module.reads_specialization_default(def->word(2)) && fixed_size(module, def->word(1), depth + 1);
     case spv::Op::OpTypeStruct:
       for (size_t i = 1; i < def->operands().size(); ++i) {
         if (!fixed_size(module, def->word(i), depth + 1)) return false;
@@ -43,7 +41,10 @@ const MemoryAccess* single_workgroup_access(const Module& module, const EntryPoi
     if (access.storage != spv::StorageClass::Workgroup || !access.offset || access.offset->degree() != 1) continue;
     const Polynomial& offset = *access.offset;
     const int64_t step = offset.coefficient(workgroup);
-    if (step <= 0 || offset.constant_term() < 0 || is_explicit_layout_block(module, access.variable)) continue;
+    if (step <= 0 || offset.constant_term() < 0 || is_explicit_layout_block(module, access.variable) ||
+        module.reads_specialization_default(access.pointer)) {
+      continue;
+    }
     bool ids_only = true;
     for (const Symbol& symbol : offset.symbols()) {
       ids_only &= (symbol.kind == Symbol::Kind::LocalId || symbol.kind == Symbol::Kind::WorkgroupId) &&

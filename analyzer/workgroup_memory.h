@@ -49,8 +49,8 @@ uint32_t workgroup_memory_of(const Module& module, uint32_t variable);
 // which is in bounds only when the dispatch has one workgroup along `dim`.
 // The access's offset is linear in ids and workgroup ids with no negative
 // coefficient, no branch condition on the workgroup id guards it, and the
-// variable's size and the workgroup's width along `dim` are numbers the host
-// cannot specialize. nullptr when no access says so.
+// variable's size, the offset and the workgroup's width along `dim` are
+// numbers the host cannot specialize away. nullptr when no access says so.
 const MemoryAccess* single_workgroup_access(const Module& module, const EntryPoint& entry, int dim);
 
 // Whether `variable` is a Workgroup variable of a Block-decorated struct.

@@ -401,8 +401,9 @@ TEST(SubgroupUniformity, ComponentsOfInvocationIdsAlignOnlyWithWholeRows) {
 // At workgroup scope, a comparison of local ids against constants that comes
 // out the same for every id the workgroup has is uniform: 64 wide, x < 64
 // always holds, x >= 64 and 2x + 1 == 0 never do, x + 64 > 63 always does.
-// A bound inside the range, a push constant, a global id (the workgroup id is
-// in it) and a size the host may specialize are not decided.
+// A bound inside the range, a push constant, a specialization constant (the
+// host may set it to anything), a global id (the workgroup id is in it) and a
+// size the host may specialize are not decided.
 TEST(Uniformity, ComparisonsTheWorkgroupSizeDecides) {
   std::string body = R"(
     if (gl_LocalInvocationID.x < 64u) barrier();
@@ -412,10 +413,14 @@ TEST(Uniformity, ComparisonsTheWorkgroupSizeDecides) {
     if (gl_LocalInvocationIndex != 64u) barrier();
     if (gl_LocalInvocationID.x < 63u) barrier();
     if (gl_LocalInvocationID.x < n) barrier();
+    if (gl_LocalInvocationID.x < LIMIT) barrier();
     if (gl_GlobalInvocationID.x < 64u) barrier();)";
-  EXPECT_EQ(divergent(probe(body)), (std::vector<bool>{false, false, false, false, false, true, true, true}));
-  EXPECT_EQ(divergent(probe(body, "layout(constant_id = 0) const uint W = 64;\n", std::nullopt, "local_size_x_id = 0")),
-            (std::vector<bool>(8, true)));
+  const std::string limit = "layout(constant_id = 1) const uint LIMIT = 64;\n";
+  EXPECT_EQ(divergent(probe(body, limit)),
+            (std::vector<bool>{false, false, false, false, false, true, true, true, true}));
+  EXPECT_EQ(divergent(probe(body, limit + "layout(constant_id = 0) const uint W = 64;\n", std::nullopt,
+                            "local_size_x_id = 0")),
+            (std::vector<bool>(9, true)));
 }
 
 TEST(Uniformity, ArithmeticThatLeavesOnlyTheWorkgroupIsUniform) {
