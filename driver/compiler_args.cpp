@@ -296,16 +296,6 @@ class ArgReader {
     return fail(fmt::format("unknown glslangValidator option '{}'", arg));
   }
 
-  // The stage a file name gives; glslangValidator also reads "x.comp.glsl".
-  std::optional<std::string> stage_from_name(const std::string& file) const {
-    std::filesystem::path name(file);
-    if (compiler_ == Compiler::GlslangValidator && (name.extension() == ".glsl" || name.extension() == ".hlsl")) {
-      name.replace_extension();
-    }
-    if (name.extension() == ".comp") return "compute";
-    return non_compute_stage_for_path(name.string());
-  }
-
   std::optional<CompilerCommand> finish(std::string* error) {
     CompilerCommand command;
     if (compiler_ == Compiler::GlslangValidator) {
@@ -317,7 +307,9 @@ class ArgReader {
       }
     }
     for (const PendingInput& input : inputs_) {
-      std::optional<std::string> stage = input.stage ? input.stage : stage_from_name(input.file);
+      // Without -S or -fshader-stage, the name's stage ("x.frag", and
+      // "x.frag.glsl" as glslangValidator reads it); none compiles a kernel.
+      std::optional<std::string> stage = input.stage ? input.stage : non_compute_stage_for_path(input.file);
       if (stage && *stage != "compute") {
         command.skipped.emplace_back(input.file, *stage);
         continue;

@@ -115,26 +115,14 @@ bool enables_extension(std::string_view text, std::string_view name) {
   return false;
 }
 
-// An explicitly named .glsl, .hlsl or .hlsli file with no entry point at all
-// (no main() in GLSL, no [numthreads] in HLSL) is an include-only header. Git
-// hooks and pre-commit pass every changed file, headers among them, so such a
-// file is skipped with a note instead of failing to compile as a kernel. An
-// unreadable file is not a header: lint_file reports why it cannot be read.
-bool is_header_without_entry_point(const std::string& path) {
-  const std::string ext = extension_of(path);
-  if (ext != ".glsl" && ext != ".hlsl" && ext != ".hlsli") return false;
-  std::optional<std::string> head = read_head(path);
-  return head && is_include_only_header(path, *head);
-}
-
-// non_compute_stage_of for a file on disk; an unreadable one is left to
-// lint_file, which says why.
-std::optional<std::string> non_compute_stage_of_file(const std::string& path) {
-  if (std::optional<std::string> stage = non_compute_stage_for_path(path)) return stage;
+// not_a_kernel for a named file on disk. Only .glsl, .hlsl and .hlsli are
+// read: a .comp, .spv or .spvasm is a kernel by its extension. An
+// unreadable file is left to lint_file, which says why.
+std::optional<std::string> not_a_kernel_on_disk(const std::string& path) {
   const std::string ext = extension_of(path);
   if (ext != ".glsl" && ext != ".hlsl" && ext != ".hlsli") return std::nullopt;
   std::optional<std::string> head = read_head(path);
-  return head ? non_compute_stage_of(path, *head) : std::nullopt;
+  return head ? not_a_kernel(path, *head) : std::nullopt;
 }
 
 bool is_hidden(std::string_view name) { return name.starts_with('.') && name != "." && name != ".."; }
@@ -228,12 +216,8 @@ void Discoverer::add_argument(const std::string& path) {
   if (options_.language) return take(path, st, *options_.language, /*named=*/true);
   if (std::optional<Language> language = language_for_path(path, force_compute_)) {
     // -fshader-stage=compute says the file is a kernel: it is compiled as one.
-    if (std::optional<std::string> stage = force_compute_ ? std::nullopt : non_compute_stage_of_file(path)) {
-      result_.messages.push_back({path, "not a compute shader (" + *stage + " stage); skipped", false});
-      return;
-    }
-    if (!force_compute_ && is_header_without_entry_point(path)) {
-      result_.messages.push_back({path, "no compute entry point; skipped", false});
+    if (std::optional<std::string> reason = force_compute_ ? std::nullopt : not_a_kernel_on_disk(path)) {
+      result_.messages.push_back({path, *reason + "; skipped", false});
       return;
     }
     return take(path, st, *language, /*named=*/true);
@@ -361,10 +345,15 @@ std::optional<std::string> non_compute_stage_of(const std::string& path, std::st
   return std::nullopt;
 }
 
-bool is_include_only_header(const std::string& path, std::string_view text) {
+std::optional<std::string> not_a_kernel(const std::string& path, std::string_view text) {
+  if (std::optional<std::string> stage = non_compute_stage_of(path, text)) {
+    return "not a compute shader (" + *stage + " stage)";
+  }
   const std::string ext = extension_of(path);
-  if (ext == ".glsl") return !mentions_main_function(text);
-  return (ext == ".hlsl" || ext == ".hlsli") && !is_hlsl_compute_source(text);
+  const bool header = ext == ".glsl" ? !mentions_main_function(text)
+                                     : (ext == ".hlsl" || ext == ".hlsli") && !is_hlsl_compute_source(text);
+  if (header) return "no compute entry point";
+  return std::nullopt;
 }
 
 }  // namespace klint

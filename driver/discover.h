@@ -65,9 +65,13 @@ struct WalkOptions {
 // DispatchMesh). nullopt for anything else.
 std::optional<std::string> non_compute_stage_of(const std::string& path, std::string_view text);
 
-// Whether `text`, the contents of `path`, is an include-only header: a .glsl
-// without main(), a .hlsl or .hlsli without [numthreads].
-bool is_include_only_header(const std::string& path, std::string_view text);
+// Why a shader named on the command line, piped on standard input or opened
+// in an editor is not linted as a kernel, from its path and `text`:
+// "not a compute shader (S stage)" for another stage (non_compute_stage_of);
+// "no compute entry point" for an include-only header (a .glsl without
+// main(), a .hlsl or .hlsli without [numthreads]), which git hooks and
+// pre-commit pass along with the kernels. nullopt for a kernel.
+std::optional<std::string> not_a_kernel(const std::string& path, std::string_view text);
 
 // Directories are walked recursively in sorted order; in them only files that
 // hold a compute shader are taken (.comp, .spv, .spvasm; .glsl and .hlsl when

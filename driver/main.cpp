@@ -400,10 +400,8 @@ int run(const Arguments& args) {
   // another stage, or a header.
   if (from_stdin && !command_line->force_compute && !args.language) {
     const std::string& name = from_stdin->file.path;
-    if (std::optional<std::string> stage = non_compute_stage_of(name, from_stdin->text)) {
-      discovery = Discovery{{}, {{name, "not a compute shader (" + *stage + " stage); skipped", false}}};
-    } else if (is_include_only_header(name, from_stdin->text)) {
-      discovery = Discovery{{}, {{name, "no compute entry point; skipped", false}}};
+    if (std::optional<std::string> reason = not_a_kernel(name, from_stdin->text)) {
+      discovery = Discovery{{}, {{name, *reason + "; skipped", false}}};
     }
   }
   Plan plan = plan_jobs(discovery.files, commands ? commands->jobs : std::vector<CompileJob>{}, *command_line, configs,

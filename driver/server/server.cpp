@@ -348,13 +348,9 @@ Linted Server::lint(const Document& document) const {
         LogType::Info, document.path + ": not linted: klint knows the language of .comp, .glsl, .hlsl and .spvasm files");
     return linted;
   }
-  if (std::optional<std::string> stage =
-          command_line.force_compute ? std::nullopt : non_compute_stage_of(document.path, document.text)) {
-    linted.logs.emplace_back(LogType::Info, document.path + ": not linted: not a compute shader (" + *stage + " stage)");
-    return linted;
-  }
-  if (!command_line.force_compute && is_include_only_header(document.path, document.text)) {
-    linted.logs.emplace_back(LogType::Info, document.path + ": not linted: an include-only header (no entry point)");
+  if (std::optional<std::string> reason =
+          command_line.force_compute ? std::nullopt : not_a_kernel(document.path, document.text)) {
+    linted.logs.emplace_back(LogType::Info, document.path + ": not linted: " + *reason);
     return linted;
   }
   std::vector<CompileJob> commands;
