@@ -16,15 +16,8 @@ command -v emacs >/dev/null 2>&1 || missing="emacs is not installed"
 source "$source_dir/tests/integration/missing_tool.sh"
 [[ -z $missing ]] || missing_tool "$missing" KLINT_SKIP_EGLOT "tools/bootstrap installs emacs-nox and elpa-eglot"
 
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/klint-eglot.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT
-# On disk the shader is clean: the finding can only come from the buffer.
-cat >"$scratch/k.comp" <<'GLSL'
-#version 450
-layout(local_size_x = 64) in;
-layout(binding = 0) buffer Data { float data[]; };
-void main() { data[gl_GlobalInvocationID.x] = 1.0; }
-GLSL
+source "$source_dir/tests/integration/editor_scratch.sh"
+editor_scratch eglot
 # No user or site files: only eglot and what the test loads.
 cd "$scratch"
 KLINT=$klint_binary KLINT_DIR=$scratch KLINT_EDITORS_DOC=$source_dir/docs/editors.md HOME=$scratch XDG_CONFIG_HOME=$scratch/config \

@@ -13,15 +13,8 @@ source "$source_dir/tests/integration/missing_tool.sh"
 command -v nvim >/dev/null 2>&1 ||
   missing_tool "nvim is not installed" KLINT_SKIP_NEOVIM "tools/bootstrap installs it"
 
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/klint-neovim.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT
-# On disk the shader is clean: the finding can only come from the buffer.
-cat >"$scratch/k.comp" <<'GLSL'
-#version 450
-layout(local_size_x = 64) in;
-layout(binding = 0) buffer Data { float data[]; };
-void main() { data[gl_GlobalInvocationID.x] = 1.0; }
-GLSL
+source "$source_dir/tests/integration/editor_scratch.sh"
+editor_scratch neovim
 # No user configuration, no plugins, no swap files: only the built-in client.
 KLINT=$klint_binary KLINT_DIR=$scratch HOME=$scratch XDG_CONFIG_HOME=$scratch/config XDG_DATA_HOME=$scratch/data \
   XDG_STATE_HOME=$scratch/state timeout 120 nvim --headless --clean -n -u NONE \
